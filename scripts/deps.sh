@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian 12 packages the pipeline needs, if any are missing.
+# Usage: scripts/deps.sh LOGFILE
+set -eu
+. "$(dirname "$0")/lib.sh"
+log=$1
+
+# See README.md "Toolchain" for why each is here.
+packages="
+	linux-source-6.12
+	rustc-web rust-web-src rustfmt-web rust-web-clippy
+	clang-19 lld-19 llvm-19 libclang1-19
+	make gcc libc6-dev flex bison bc libelf-dev libssl-dev python3 git xz-utils
+	qemu-system-x86 busybox-static cpio
+"
+
+missing=
+for p in $packages; do
+	status=$(dpkg-query -W -f '${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$status" = installed ] || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	step deps "all Debian packages present"
+	exit 0
+fi
+
+if [ "$(id -u)" = 0 ]; then
+	sudo=
+elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+	sudo="sudo -n"
+else
+	die "missing Debian packages:$missing." \
+		"Install them as root: apt-get install --no-install-recommends$missing"
+fi
+
+step deps "installing:$missing (log: $log)"
+export DEBIAN_FRONTEND=noninteractive
+if ! $sudo apt-get update >"$log" 2>&1; then
+	tail -n 5 "$log" >&2
+	die "apt-get update failed: is Debian's archive reachable?" \
+		"Install by hand: apt-get install$missing"
+fi
+# shellcheck disable=SC2086 # the package list is meant to be split
+if ! $sudo apt-get install -y --no-install-recommends $missing >>"$log" 2>&1; then
+	tail -n 5 "$log" >&2
+	die "apt-get install failed for:$missing (see $log)"
+fi
+step deps "installed"

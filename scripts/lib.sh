@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the build glue. Sourced, not executed.
+
+# Seconds since the top-level make started (IOV_T0 is exported by the
+# Makefile); falls back to this script's start when run by hand.
+: "${IOV_T0:=$(date +%s)}"
+
+# step PHASE MESSAGE...: one progress line, "[mm:ss] phase: message".
+step() {
+	phase=$1
+	shift
+	now=$(date +%s)
+	el=$((now - IOV_T0))
+	printf '[%02d:%02d] %-9s %s\n' $((el / 60)) $((el % 60)) "$phase:" "$*"
+}
+
+# die MESSAGE...: one clear error line on stderr, then exit 1.
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
