@@ -27,7 +27,9 @@ export IOV_T0
 export PATH := $(TOOLS)/bin:/usr/lib/llvm-19/bin:$(PATH)
 
 # Debian's Rust, named explicitly: a rustup toolchain may come first in PATH.
-KMAKE = $(MAKE) -C $(KSRC) ARCH=x86_64 LLVM=1 \
+# CLIPPY=1 always: clippy-driver compiles like rustc and adds its lints,
+# which CONFIG_WERROR turns into errors.
+KMAKE = $(MAKE) -C $(KSRC) ARCH=x86_64 LLVM=1 CLIPPY=1 \
 	RUSTC=/usr/bin/rustc HOSTRUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc \
 	RUSTFMT=/usr/bin/rustfmt CLIPPY_DRIVER=/usr/bin/clippy-driver \
 	BINDGEN=$(TOOLS)/bin/bindgen
@@ -39,7 +41,7 @@ BZIMAGE      := $(KOBJ)/arch/x86/boot/bzImage
 INITRAMFS    := $(B)/initramfs.cpio.gz
 
 .PHONY: help deps tools tree patches patches-check apply config kernel \
-	rustavailable initramfs qemu check clean distclean FORCE
+	rustavailable tests initramfs lint qemu check clean distclean FORCE
 
 help:
 	@echo 'Quick start (Debian 12, root or passwordless sudo for apt):'
@@ -57,7 +59,9 @@ help:
 	@echo '  config        guest .config: tinyconfig + qemu/guest.config, verified'
 	@echo '  rustavailable ask the kernel whether the Rust toolchain is usable'
 	@echo '  kernel        build the kernel in build/obj (incremental)'
+	@echo '  tests         build the user-space test programs in qemu/user-tests'
 	@echo '  initramfs     busybox + qemu/init + test programs'
+	@echo '  lint          checkpatch --strict on patches/, rustfmtcheck'
 	@echo '  clean         remove kernel objects and boot output (keeps the tree)'
 	@echo '  distclean     remove build/ entirely'
 	@echo
@@ -103,23 +107,35 @@ rustavailable: $(STAMP_TREE) | tools
 
 kernel: $(STAMP_CONFIG)
 	@. scripts/lib.sh; step kernel "make LLVM=1 -j$(JOBS) (log: $(B)/kernel.log)"
-	@$(KMAKE) O=$(KOBJ) -j$(JOBS) >$(B)/kernel.log 2>&1 || \
+	@$(KMAKE) O=$(KOBJ) -j$(JOBS) all headers >$(B)/kernel.log 2>&1 || \
 		{ grep -E -B2 -A8 'error|Error' $(B)/kernel.log | tail -n 60; \
 		  echo 'error: kernel build failed (log: $(B)/kernel.log)'; exit 1; }
 	@. scripts/lib.sh; step kernel "$$(grep -c . $(B)/kernel.log) lines of output, bzImage ready"
 
-initramfs: FORCE
+# Test programs are built from the patched tree, against its uapi headers.
+tests: kernel
+	@qemu/mktests.sh $(KSRC) $(KOBJ) qemu/user-tests $(B)/tests
+
+initramfs: tests
 	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/tests
+
+LINT = scripts/lint.sh $(B)/lint.tap patches $(KSRC) $(KMAKE) O=$(KOBJ)
+
+lint: kernel
+	@$(LINT)
 
 RESULTS = scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen >$(QOUT)/versions.txt && \
 	qemu/results.py --out $(QOUT) --ksrc $(KSRC) --expected qemu/expected-suites \
-		--versions $(QOUT)/versions.txt
+		--versions $(QOUT)/versions.txt --lint $(B)/lint.tap
 
+# Lint failures do not stop the boot: the results table reports them.
 qemu: patches-check kernel initramfs
+	@$(LINT) || true
 	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT)
 	@$(RESULTS)
 
 check: patches-check kernel initramfs
+	@$(LINT) || true
 	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) </dev/null
 	@$(RESULTS)
 

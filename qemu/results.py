@@ -124,6 +124,7 @@ def main():
     ap.add_argument('--ksrc', required=True, help='kernel source tree')
     ap.add_argument('--expected', required=True, help='expected suites file')
     ap.add_argument('--versions', help='file with tool versions to show')
+    ap.add_argument('--lint', help='TAP file of the build-time checks')
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)  # kunit.py changes directory
 
@@ -178,6 +179,18 @@ def main():
         if not tok and counts[1] == 0:
             problems.append(f'user {name}: TAP output not parseable '
                             f'(see {tap_path}.json.log)')
+
+    # Build-time checks (scripts/lint.sh), if they ran.
+    if args.lint:
+        if os.path.exists(args.lint):
+            lroot, lok = kunit_parse(kunit_py, os.path.abspath(args.lint),
+                                     os.path.abspath(args.lint) + '.json')
+            rows[('build', 'lint')] = count_leaves(lroot, [0, 0, 0])
+            parse_logs[('build', 'lint')] = os.path.abspath(args.lint) + '.json.log'
+            if not lok and rows[('build', 'lint')][1] == 0:
+                problems.append('lint results not parseable')
+        else:
+            problems.append('build lint: did not run')
 
     for kind, name, least in read_expected(args.expected):
         got = rows.get((kind, name))

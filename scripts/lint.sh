@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Build-time checks, reported as TAP in OUT (qemu/results.py shows them as
+# the "build lint" suite): checkpatch --strict on every patch of the series,
+# and rustfmtcheck on the patched tree. Exits 1 if any check failed.
+# Usage: scripts/lint.sh OUT PATCHDIR KSRC KMAKE...
+#   KMAKE: the make command line for the kernel tree, with O=
+set -eu
+. "$(dirname "$0")/lib.sh"
+out=$1
+pdir=$(realpath "$2")
+ksrc=$3
+shift 3
+
+rm -f "$out"
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+n=0
+failed=0
+: >"$out.body"
+
+# result NAME STATUS: one TAP line; on failure the check's output as
+# diagnostics.
+result() {
+	n=$((n + 1))
+	if [ "$2" = 0 ]; then
+		echo "ok $n $1" >>"$out.body"
+	else
+		failed=$((failed + 1))
+		sed 's/^/# /' "$tmp" | head -n 60 >>"$out.body"
+		echo "not ok $n $1" >>"$out.body"
+	fi
+}
+
+for p in $(grep -v '^#' "$pdir/series"); do
+	rc=0
+	(cd "$ksrc" && perl scripts/checkpatch.pl --strict --quiet "$pdir/$p") >"$tmp" 2>&1 || rc=$?
+	result "checkpatch_${p%.patch}" $rc
+done
+
+rc=0
+"$@" rustfmtcheck >"$tmp" 2>&1 || rc=$?
+result rustfmtcheck $rc
+
+{
+	echo "TAP version 13"
+	echo "1..$n"
+	cat "$out.body"
+} >"$out"
+rm -f "$out.body"
+step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck)"
+[ "$failed" = 0 ]
