@@ -36,10 +36,12 @@ fi
 
 step deps "installing:$missing (log: $log)"
 export DEBIAN_FRONTEND=noninteractive
-if ! $sudo apt-get update >"$log" 2>&1; then
-	tail -n 5 "$log" >&2
-	die "apt-get update failed: is Debian's archive reachable?" \
-		"Install by hand: apt-get install$missing"
+# apt-get update exits 0 when the archive cannot be reached; look for it.
+if ! $sudo apt-get update >"$log" 2>&1 ||
+	grep -qE '^(W|E): (Failed to fetch|Some index files failed)' "$log"; then
+	grep -E '^(W|E):' "$log" | head -n 5 >&2
+	die "cannot update the package lists: is Debian's archive reachable" \
+		"(network, proxy)? Install by hand: apt-get install$missing"
 fi
 # shellcheck disable=SC2086 # the package list is meant to be split
 if ! $sudo apt-get install -y --no-install-recommends $missing >>"$log" 2>&1; then
