@@ -26,7 +26,9 @@ if [ -t 0 ] && [ -t 1 ]; then
 	set -- "$@" -chardev stdio,id=con,mux=on,signal=off,logfile="$out/console.log" \
 		-serial chardev:con -mon chardev=con,mode=readline \
 		-serial file:"$out/results.log" -append "$append iov.shell=1"
-	timeout -k 10 "$timeout" "$@" || rc=$?
+	# --foreground: QEMU must stay in the terminal's foreground process
+	# group to read it; the shell at the end is the user's to close.
+	timeout --foreground "$timeout" "$@" || rc=$?
 else
 	step boot "booting, up to ${timeout}s (log: $out/console.log)"
 	set -- "$@" -serial file:"$out/console.log" \

@@ -12,6 +12,7 @@ packages="
 	rustc-web rust-web-src rustfmt-web rust-web-clippy
 	clang-19 lld-19 llvm-19 libclang1-19
 	make gcc libc6-dev flex bison bc libelf-dev libssl-dev python3 git xz-utils
+	python3-ply python3-git
 	qemu-system-x86 busybox-static cpio
 "
 
