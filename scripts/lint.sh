@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build-time checks, reported as TAP in OUT (qemu/results.py shows them as
 # the "build lint" suite): checkpatch --strict on every patch of the series,
-# and rustfmtcheck on the patched tree. Exits 1 if any check failed.
+# rustfmtcheck and kernel-doc on the patched tree. Exits 1 if any check
+# failed.
 # Usage: scripts/lint.sh OUT PATCHDIR KSRC KMAKE...
 #   KMAKE: the make command line for the kernel tree, with O=
 set -eu
@@ -42,11 +43,21 @@ rc=0
 "$@" rustfmtcheck >"$tmp" 2>&1 || rc=$?
 result rustfmtcheck $rc
 
+# kernel-doc on each source Documentation/core-api/iov_iter.rst pulls
+# function docs from: any warning fails.
+for f in $(sed -n 's/^\.\. kernel-doc:: *//p' \
+	"$ksrc/Documentation/core-api/iov_iter.rst" 2>/dev/null | sort -u); do
+	rc=0
+	(cd "$ksrc" && perl scripts/kernel-doc -none -Wall "$f") >"$tmp" 2>&1 || rc=$?
+	[ -s "$tmp" ] && rc=1
+	result "kernel_doc_$(echo "$f" | tr /. __)" $rc
+done
+
 {
 	echo "TAP version 13"
 	echo "1..$n"
 	cat "$out.body"
 } >"$out"
 rm -f "$out.body"
-step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck)"
+step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck, kernel-doc)"
 [ "$failed" = 0 ]
