@@ -62,6 +62,9 @@ help:
 	@echo '  tests         build the user-space test programs in qemu/user-tests'
 	@echo '  initramfs     busybox + qemu/init + test programs'
 	@echo '  lint          checkpatch --strict on patches/, rustfmtcheck'
+	@echo '  check-without-filemap  check on a kernel without the mm/filemap patch'
+	@echo '  bench-filemap small-write benchmark, kernels with/without the mm/filemap'
+	@echo '                patch booted alternately (BENCH_BOOTS each; not in check)'
 	@echo '  clean         remove kernel objects and boot output (keeps the tree)'
 	@echo '  distclean     remove build/ entirely'
 	@echo
@@ -138,6 +141,29 @@ check: patches-check kernel initramfs
 	@$(LINT) || true
 	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) </dev/null
 	@$(RESULTS)
+
+# The mm/filemap patch (by file name), for EXCLUDE: the selftests must pass
+# with and without it.
+FILEMAP_PATCH := *-mm-filemap-*
+BENCH       := $(B)/bench
+BENCH_BOOTS ?= 10
+
+.PHONY: check-without-filemap bench-filemap
+
+check-without-filemap:
+	@$(MAKE) --no-print-directory check EXCLUDE='$(FILEMAP_PATCH)'
+
+# Switching EXCLUDE rebuilds only mm/filemap.o and relinks; each kernel is
+# saved, then qemu/bench-filemap.sh boots them alternately.
+bench-filemap: patches-check
+	@$(MAKE) --no-print-directory kernel EXCLUDE='$(FILEMAP_PATCH)'
+	@mkdir -p $(BENCH)/prog && cp $(BZIMAGE) $(BENCH)/bzImage.without
+	@$(MAKE) --no-print-directory kernel EXCLUDE=
+	@cp $(BZIMAGE) $(BENCH)/bzImage.with
+	@clang -static -O2 -Wall -Wextra -Werror -o $(BENCH)/prog/bench-filemap \
+		qemu/bench-filemap.c
+	@qemu/mkinitramfs.sh $(BENCH)/initramfs.cpio.gz $(BENCH)/prog
+	@qemu/bench-filemap.sh $(BENCH) $(BENCH_BOOTS) $(BOOT_TIMEOUT) </dev/null
 
 clean:
 	rm -rf $(KOBJ) $(KOBJ).kconfig $(QOUT) $(B)/tests $(INITRAMFS) $(STAMP_CONFIG)
