@@ -1517,6 +1517,38 @@ impl<'data> IovIter<'data, Source> {
     /// assert!(src.is_empty());
     /// # Ok::<(), Error>(())
     /// ```
+    ///
+    /// With user memory that has never been touched, the atomic copy gets nothing until the
+    /// memory is faulted in. (In a KUnit test, `kunit_vm_mmap()` provides the user memory.)
+    ///
+    /// ```
+    /// use kernel::bindings;
+    /// use kernel::iov::IovSource;
+    /// use kernel::page::{Page, PAGE_SIZE};
+    ///
+    /// const PROT_READ_WRITE: usize = 0x3;
+    /// const MAP_PRIVATE_ANONYMOUS: usize = 0x22;
+    /// // SAFETY: This runs in a KUnit test; the mapping goes away with the test's mm.
+    /// let user = unsafe {
+    ///     let test = bindings::kunit_get_current_test();
+    ///     let (prot, flags) = (PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS);
+    ///     bindings::kunit_vm_mmap(test, core::ptr::null_mut(), 0, PAGE_SIZE, prot, flags, 0)
+    /// };
+    /// assert_ne!(user, 0);
+    /// let mut raw = core::mem::MaybeUninit::<bindings::iov_iter>::uninit();
+    /// let dir = bindings::ITER_SOURCE as core::ffi::c_int;
+    /// // SAFETY: `import_ubuf` initialises `raw` when it succeeds.
+    /// assert_eq!(unsafe { bindings::import_ubuf(dir, user as _, 64, raw.as_mut_ptr()) }, 0);
+    /// // SAFETY: `raw` is initialised and outlives `src`; it describes user memory.
+    /// let mut src = unsafe { IovSource::from_raw(raw.as_mut_ptr()) }?;
+    ///
+    /// let mut page = Page::alloc_page(GFP_KERNEL)?;
+    /// assert_eq!(src.copy_page_from_iter_atomic(&mut page, 0, 64)?, 0);
+    /// assert_eq!(src.fault_in_readable(64), 0);
+    /// assert_eq!(src.copy_page_from_iter_atomic(&mut page, 0, 64)?, 64);
+    /// assert!(src.is_empty());
+    /// # Ok::<(), Error>(())
+    /// ```
     #[inline]
     pub fn copy_page_from_iter_atomic(
         &mut self,

@@ -339,6 +339,70 @@ impl<'data, D: Direction> IovIter<'data, D> {
     /// assert!(pages.offset() < PAGE_SIZE);
     /// # Ok::<(), Error>(())
     /// ```
+    ///
+    /// User memory, as a `read_iter` handler gets it: the page is pinned while the result
+    /// exists, and copies stop where the mapping ends. (In a KUnit test, `kunit_vm_mmap()`
+    /// provides the user memory.)
+    ///
+    /// ```
+    /// use core::ffi::c_void;
+    /// use kernel::bindings;
+    /// use kernel::iov::{IovDest, IovSource, PageHold};
+    /// use kernel::page::PAGE_SIZE;
+    ///
+    /// const PROT_READ_WRITE: usize = 0x3;
+    /// const MAP_PRIVATE_ANONYMOUS: usize = 0x22;
+    /// // SAFETY: This runs in a KUnit test; the mapping goes away with the test's mm.
+    /// let user = unsafe {
+    ///     let test = bindings::kunit_get_current_test();
+    ///     let (len, prot, flags) = (2 * PAGE_SIZE, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS);
+    ///     bindings::kunit_vm_mmap(test, core::ptr::null_mut(), 0, len, prot, flags, 0)
+    /// };
+    /// assert_ne!(user, 0);
+    /// // Unmap the second page: the iterators below end in a hole.
+    /// // SAFETY: The range belongs to the mapping made above.
+    /// assert_eq!(unsafe { bindings::vm_munmap(user + PAGE_SIZE, PAGE_SIZE) }, 0);
+    ///
+    /// // 16 bytes: the last 8 of the mapped page and 8 unmapped ones.
+    /// let start = (user + PAGE_SIZE - 8) as *mut c_void;
+    /// let mut raw = core::mem::MaybeUninit::<bindings::iov_iter>::uninit();
+    /// let dir = bindings::ITER_DEST as core::ffi::c_int;
+    /// // SAFETY: `import_ubuf` initialises `raw` when it succeeds.
+    /// assert_eq!(unsafe { bindings::import_ubuf(dir, start, 16, raw.as_mut_ptr()) }, 0);
+    /// // SAFETY: `raw` is initialised and outlives `dst`; it describes user memory.
+    /// let mut dst = unsafe { IovDest::from_raw(raw.as_mut_ptr()) }?;
+    ///
+    /// let pages = dst.extract_pages::<2>(16)?;
+    /// assert_eq!(pages.hold(), PageHold::Pin);
+    /// assert_eq!((pages.offset(), pages.len(), pages.pages().len()), (PAGE_SIZE - 8, 8, 1));
+    /// let page = pages.pages()[0];
+    /// // SAFETY: The page stays mapped in the test's mm, so it stays valid; it is only read.
+    /// let refs = || unsafe { (*page)._refcount.counter };
+    /// let pinned = refs();
+    /// drop(pages);
+    /// assert_eq!(refs(), pinned - bindings::GUP_PIN_COUNTING_BIAS as i32);
+    ///
+    /// // Copies are short at the hole; a `_full` copy that cannot finish is undone.
+    /// dst.revert(8)?;
+    /// assert_eq!(dst.copy_to_iter(&[1u8; 16]), 8);
+    /// assert_eq!(dst.copy_to_iter_full(&[2u8; 8]), Err(EFAULT));
+    /// assert_eq!(dst.len(), 8);
+    /// dst.revert(8)?;
+    /// assert_eq!(dst.copy_to_iter_full(&[3u8; 16]), Err(EFAULT));
+    /// assert_eq!((dst.len(), dst.consumed()), (16, 0));
+    ///
+    /// // Read back what landed in user memory.
+    /// let mut raw_src = core::mem::MaybeUninit::<bindings::iov_iter>::uninit();
+    /// let dir = bindings::ITER_SOURCE as core::ffi::c_int;
+    /// // SAFETY: `import_ubuf` initialises `raw_src` when it succeeds.
+    /// assert_eq!(unsafe { bindings::import_ubuf(dir, start, 16, raw_src.as_mut_ptr()) }, 0);
+    /// // SAFETY: `raw_src` is initialised and outlives `src`; it describes user memory.
+    /// let mut src = unsafe { IovSource::from_raw(raw_src.as_mut_ptr()) }?;
+    /// let mut back = [0u8; 16];
+    /// assert_eq!(src.copy_from_iter(&mut back), 8);
+    /// assert_eq!(back, [3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0]);
+    /// # Ok::<(), Error>(())
+    /// ```
     #[inline]
     pub fn extract_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'data, N>> {
         if N == 0 {
