@@ -26,10 +26,12 @@
 //! through `kmap_local_page()` mappings that belong to the current task, an iterator handed in by
 //! C belongs to the call that handed it in, and the C functions assume a single user.
 //!
-//! Every method is a thin, `#[inline]` wrapper that calls the exported C function directly. The
-//! `static inline` accessors of `uio.h` that only read or write one field (`iov_iter_count()`,
-//! `iov_iter_type()`, `iov_iter_truncate()`, `iov_iter_reexpand()`, `user_backed_iter()`) are
-//! done here on the structure itself, which is cheaper than a call to a C helper.
+//! Every method is `#[inline]` and calls the exported C function directly where there is one
+//! (`_copy_to_iter()`, not the `static inline` `copy_to_iter()`: a slice is always the right
+//! size). The `static inline` accessors of `uio.h` that only read or write one field
+//! (`iov_iter_count()`, `iov_iter_type()`, `iov_iter_truncate()`, `iov_iter_reexpand()`,
+//! `user_backed_iter()`) are done here on the structure itself, which is cheaper than a call to
+//! a C helper. Nothing allocates, except [`IovIter::append_to_kvec`] when asked to.
 //!
 //! # Examples
 //!
@@ -40,10 +42,14 @@
 //!
 //! fn fill(dst: &mut IovDest<'_>, pattern: u8) -> usize {
 //!     let mut total = 0;
-//!     while !dst.is_empty() {
-//!         total += dst.copy_to_iter(&[pattern; 16]);
+//!     loop {
+//!         let n = dst.copy_to_iter(&[pattern; 16]);
+//!         if n == 0 {
+//!             // Full, or user memory that could not be written.
+//!             return total;
+//!         }
+//!         total += n;
 //!     }
-//!     total
 //! }
 //!
 //! let mut head = [0u8; 5];

@@ -9,7 +9,8 @@
 //! [`IovIter::extract_pages`] pins user pages and only borrows kernel ones (C's
 //! `iov_iter_extract_pages()`). Both move the iterator past the bytes they return, fill an array
 //! inside the returned [`IterPages`] (no allocation), and release what they took when that value
-//! is dropped.
+//! is dropped, with `put_page()` (a `static inline`, called through a C helper) or
+//! `unpin_user_pages()`.
 
 use super::{Direction, IovIter, IterType};
 use crate::{
@@ -218,13 +219,15 @@ impl<'data, D: Direction> IovIter<'data, D> {
             return Err(Error::from_errno(ret as c_int));
         }
         let len = self.moved(ret as usize);
+        // The C functions fill and hold one page per `PAGE_SIZE` of `offset + len`, at most `N`;
+        // the `min` only keeps a surprise from turning into an out-of-bounds slice.
         let count = if len == 0 {
             0
         } else {
-            (offset + len).div_ceil(PAGE_SIZE)
+            (offset + len).div_ceil(PAGE_SIZE).min(N)
         };
-        // INVARIANT: The C functions fill and hold one page per `PAGE_SIZE` of `offset + len`,
-        // at most `N` of them, with `offset` inside the first; the caller vouches for the rest.
+        // INVARIANT: `count <= N` pages were filled and are held as `hold` says, with `offset`
+        // inside the first; the caller vouches for the rest.
         Ok(IterPages {
             pages,
             count,
