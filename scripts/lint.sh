@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build-time checks, reported as TAP in OUT (qemu/results.py shows them as
 # the "build lint" suite): checkpatch --strict on every patch of the series,
-# rustfmtcheck and kernel-doc on the patched tree. Exits 1 if any check
-# failed.
+# rustfmtcheck, rustdoc and kernel-doc (warnings fail) on the patched tree,
+# and the Rust misuse cases of scripts/rust-compile-fail/, which must not
+# compile. Exits 1 if any check failed.
 # Usage: scripts/lint.sh OUT PATCHDIR KSRC KMAKE...
 #   KMAKE: the make command line for the kernel tree, with O=
 set -eu
@@ -53,11 +54,24 @@ for f in $(sed -n 's/^\.\. kernel-doc:: *//p' \
 	result "kernel_doc_$(echo "$f" | tr /. __)" $rc
 done
 
+rc=0
+"$@" rustdoc >"$tmp" 2>&1 || rc=$?
+grep -q '^warning' "$tmp" && rc=1
+result rustdoc $rc
+
+mkdir -p "$(dirname "$out")/rust-compile-fail"
+cfwork=$(realpath "$(dirname "$out")/rust-compile-fail")
+for src in "$(dirname "$0")"/rust-compile-fail/*.rs; do
+	rc=0
+	"$(dirname "$0")/rust-compile-fail.sh" "$src" "$cfwork" "$@" >"$tmp" 2>&1 || rc=$?
+	result "rust_compile_fail_$(basename "$src" .rs)" $rc
+done
+
 {
 	echo "TAP version 13"
 	echo "1..$n"
 	cat "$out.body"
 } >"$out"
 rm -f "$out.body"
-step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck, kernel-doc)"
+step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck, rustdoc, kernel-doc, Rust compile-fail)"
 [ "$failed" = 0 ]

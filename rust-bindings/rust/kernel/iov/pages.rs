@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The pages behind an [`IovIter`], held until they are dropped.
+//!
+//! C header: [`include/linux/uio.h`](srctree/include/linux/uio.h)
+//!
+//! Code that hands memory to hardware or to another context wants the pages, not a copy.
+//! [`IovIter::get_pages`] takes a reference on each page (C's `iov_iter_get_pages2()`);
+//! [`IovIter::extract_pages`] pins user pages and only borrows kernel ones (C's
+//! `iov_iter_extract_pages()`). Both move the iterator past the bytes they return, fill an array
+//! inside the returned [`IterPages`] (no allocation), and release what they took when that value
+//! is dropped, with `put_page()` (a `static inline`, called through a C helper) or
+//! `unpin_user_pages()`.
+
+use super::{Direction, IovIter, IterType};
+use crate::{
+    bindings,
+    error::{code::*, Error, Result},
+    ffi::{c_int, c_uint, c_ulong},
+    page::PAGE_SIZE,
+};
+use core::{marker::PhantomData, ptr};
+
+/// How the pages of an [`IterPages`] are held.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::iov::{IovSource, PageHold};
+///
+/// let data = KVec::from_elem(1u8, 64, GFP_KERNEL)?;
+/// let mut src = IovSource::from_slice(&data);
+/// assert_eq!(src.extract_pages::<1>(64)?.hold(), PageHold::Borrowed);
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PageHold {
+    /// Each page has a reference, dropped with `put_page()`.
+    Ref,
+    /// Each page is pinned, released with `unpin_user_pages()`.
+    Pin,
+    /// Nothing is held: the pages belong to memory that the iterator borrows for `'data`.
+    Borrowed,
+}
+
+/// Up to `N` pages taken from an [`IovIter`], with the data at `offset()..offset() + len()` of
+/// their concatenation.
+///
+/// # Invariants
+///
+/// The first `count` entries of `pages` are valid pages and `count <= N`. Each is held as
+/// `hold` says; with [`PageHold::Borrowed`], the memory is borrowed for `'data`. `offset` is
+/// less than `PAGE_SIZE` when `len` is not zero.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::iov::{Bvec, IovSource, PageHold};
+/// use kernel::page::Page;
+///
+/// let page = Page::alloc_page(GFP_KERNEL)?;
+/// let segs = [Bvec::source(&page, 100, 200)?];
+/// let mut src = IovSource::bvec(&segs);
+/// let pages = src.get_pages::<4>(usize::MAX)?;
+/// assert_eq!(pages.hold(), PageHold::Ref);
+/// assert_eq!((pages.offset(), pages.len()), (100, 200));
+/// assert_eq!(pages.pages(), &[page.as_ptr()]);
+/// assert!(src.is_empty());
+/// # Ok::<(), Error>(())
+/// ```
+pub struct IterPages<'data, const N: usize> {
+    pages: [*mut bindings::page; N],
+    count: usize,
+    offset: usize,
+    len: usize,
+    hold: PageHold,
+    _p: PhantomData<&'data [u8]>,
+}
+
+impl<const N: usize> IterPages<'_, N> {
+    /// Returns the number of data bytes in the pages.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{Bvec, IovSource};
+    /// use kernel::page::Page;
+    ///
+    /// let page = Page::alloc_page(GFP_KERNEL)?;
+    /// let segs = [Bvec::source(&page, 0, 300)?];
+    /// let mut src = IovSource::bvec(&segs);
+    /// assert_eq!(src.get_pages::<1>(120)?.len(), 120);
+    /// assert_eq!(src.len(), 180);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Returns `true` if no pages were taken, e.g. because the iterator was empty.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::IovSource;
+    ///
+    /// let data = KVec::from_elem(0u8, 8, GFP_KERNEL)?;
+    /// let mut src = IovSource::from_slice(&data);
+    /// src.advance(8);
+    /// let pages = src.extract_pages::<2>(8)?;
+    /// assert!(pages.is_empty());
+    /// assert!(pages.pages().is_empty());
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Returns the offset of the data in the first page.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::IovSource;
+    /// use kernel::page::PAGE_SIZE;
+    ///
+    /// let data = KVec::from_elem(0u8, 100, GFP_KERNEL)?;
+    /// let mut src = IovSource::from_slice(&data);
+    /// src.advance(10);
+    /// let pages = src.extract_pages::<2>(50)?;
+    /// assert_eq!(pages.offset(), (data.as_ptr() as usize + 10) % PAGE_SIZE);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// Returns the pages, for use by C code. They stay held while `self` exists.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{Bvec, IovSource};
+    /// use kernel::page::{Page, PAGE_SIZE};
+    ///
+    /// let a = Page::alloc_page(GFP_KERNEL)?;
+    /// let b = Page::alloc_page(GFP_KERNEL)?;
+    /// let segs = [Bvec::source(&a, 0, PAGE_SIZE)?, Bvec::source(&b, 0, 8)?];
+    /// let mut src = IovSource::bvec(&segs);
+    /// // One segment at a time.
+    /// assert_eq!(src.get_pages::<2>(usize::MAX)?.pages(), &[a.as_ptr()]);
+    /// assert_eq!(src.get_pages::<2>(usize::MAX)?.pages(), &[b.as_ptr()]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn pages(&self) -> &[*mut bindings::page] {
+        &self.pages[..self.count]
+    }
+
+    /// Returns how the pages are held, and so how dropping `self` releases them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{Bvec, IovSource, PageHold};
+    /// use kernel::page::Page;
+    ///
+    /// let page = Page::alloc_page(GFP_KERNEL)?;
+    /// let segs = [Bvec::source(&page, 0, 64)?];
+    /// let mut src = IovSource::bvec(&segs);
+    /// assert_eq!(src.extract_pages::<1>(32)?.hold(), PageHold::Borrowed);
+    /// assert_eq!(src.get_pages::<1>(32)?.hold(), PageHold::Ref);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn hold(&self) -> PageHold {
+        self.hold
+    }
+}
+
+impl<const N: usize> Drop for IterPages<'_, N> {
+    #[inline]
+    fn drop(&mut self) {
+        match self.hold {
+            PageHold::Ref => {
+                for &page in &self.pages[..self.count] {
+                    // SAFETY: By the type invariants we own a reference on `page`.
+                    unsafe { bindings::put_page(page) };
+                }
+            }
+            // SAFETY: By the type invariants we own a pin on each of the first `count` pages.
+            PageHold::Pin => unsafe {
+                bindings::unpin_user_pages(self.pages.as_mut_ptr(), self.count as c_ulong)
+            },
+            PageHold::Borrowed => {}
+        }
+    }
+}
+
+impl<'data, D: Direction> IovIter<'data, D> {
+    /// Turns the return value of a C page-taking function into an [`IterPages`].
+    ///
+    /// # Safety
+    ///
+    /// `ret` and `offset` come from a call that filled `pages` and holds the pages as `hold`
+    /// says, for memory borrowed for `'a`.
+    #[inline]
+    unsafe fn took_pages<'a, const N: usize>(
+        &mut self,
+        ret: isize,
+        pages: [*mut bindings::page; N],
+        offset: usize,
+        hold: PageHold,
+    ) -> Result<IterPages<'a, N>> {
+        if ret < 0 {
+            return Err(Error::from_errno(ret as c_int));
+        }
+        let len = self.moved(ret as usize);
+        // The C functions fill and hold one page per `PAGE_SIZE` of `offset + len`, at most `N`;
+        // the `min` only keeps a surprise from turning into an out-of-bounds slice.
+        let count = if len == 0 {
+            0
+        } else {
+            (offset + len).div_ceil(PAGE_SIZE).min(N)
+        };
+        // INVARIANT: `count <= N` pages were filled and are held as `hold` says, with `offset`
+        // inside the first; the caller vouches for the rest.
+        Ok(IterPages {
+            pages,
+            count,
+            offset,
+            len,
+            hold,
+            _p: PhantomData,
+        })
+    }
+
+    /// Takes a reference on the pages behind up to `max_len` bytes at the start of the
+    /// iterator, at most `N` pages, and moves the iterator past those bytes (C's
+    /// `iov_iter_get_pages2()`).
+    ///
+    /// Because the pages are referenced, the result does not borrow the iterator's memory.
+    /// Works for user-backed and page iterators; fails with [`EFAULT`] for `kvec` and discard
+    /// iterators, and with [`EINVAL`] if `N` is 0.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{Bvec, IovDest, PageHold};
+    /// use kernel::page::{Page, PAGE_SIZE};
+    ///
+    /// let mut page = Page::alloc_page(GFP_KERNEL)?;
+    /// let mut empty = Page::alloc_page(GFP_KERNEL)?;
+    /// // SAFETY: `page` is a valid page and `_refcount` is only read.
+    /// let refs = |p: *mut kernel::bindings::page| unsafe { (*p)._refcount.counter };
+    /// let before = refs(page.as_ptr());
+    /// let taken = {
+    ///     // An empty first segment is stepped over.
+    ///     let mut segs = [Bvec::dest(&mut empty, 8, 0)?, Bvec::dest(&mut page, 16, 64)?];
+    ///     let mut dst = IovDest::bvec(&mut segs);
+    ///     dst.get_pages::<1>(PAGE_SIZE)?
+    /// };
+    /// assert_eq!((taken.pages(), taken.offset()), (&[page.as_ptr()][..], 16));
+    /// assert_eq!(refs(page.as_ptr()), before + 1);
+    /// assert_eq!(taken.hold(), PageHold::Ref);
+    /// drop(taken);
+    /// assert_eq!(refs(page.as_ptr()), before);
+    ///
+    /// let data = KVec::from_elem(0u8, 8, GFP_KERNEL)?;
+    /// let mut src = kernel::iov::IovSource::from_slice(&data);
+    /// assert_eq!(src.get_pages::<1>(8).err(), Some(EFAULT));
+    /// assert_eq!(src.get_pages::<0>(8).err(), Some(EINVAL));
+    /// assert_eq!(src.len(), 8);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn get_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'static, N>> {
+        if N == 0 {
+            return Err(EINVAL);
+        }
+        if self.iter_type() == IterType::Bvec {
+            // `iov_iter_get_pages2()` takes the current segment as it is and warns if it is
+            // empty; a zero-byte advance steps over empty segments first.
+            // SAFETY: By the type invariants the iterator is valid.
+            unsafe { bindings::iov_iter_advance(self.raw(), 0) };
+        }
+        let mut pages = [ptr::null_mut(); N];
+        let mut offset = 0;
+        // SAFETY: By the type invariants the iterator is valid; `pages` has room for `N` entries
+        // and `offset` is writable.
+        let ret = unsafe {
+            bindings::iov_iter_get_pages2(
+                self.raw(),
+                pages.as_mut_ptr(),
+                max_len,
+                N.min(c_uint::MAX as usize) as c_uint,
+                &mut offset,
+            )
+        };
+        // SAFETY: `iov_iter_get_pages2()` takes a reference on every page it returns, so the
+        // pages stay valid on their own.
+        unsafe { self.took_pages(ret, pages, offset, PageHold::Ref) }
+    }
+
+    /// Returns the pages behind up to `max_len` bytes at the start of the iterator, at most `N`
+    /// pages, and moves the iterator past those bytes (C's `iov_iter_extract_pages()`).
+    ///
+    /// User pages are pinned, as needed for DMA ([`PageHold::Pin`]); the pages of kernel
+    /// iterators are not held ([`PageHold::Borrowed`]), so the result borrows the iterator's
+    /// memory for `'data`. Fails with [`EFAULT`] for discard iterators and with [`EINVAL`] if `N`
+    /// is 0.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{IovSource, PageHold};
+    /// use kernel::page::PAGE_SIZE;
+    ///
+    /// let mut data = KVec::new();
+    /// for i in 0..200u8 {
+    ///     data.push(i, GFP_KERNEL)?;
+    /// }
+    /// let mut src = IovSource::from_slice(&data);
+    /// src.advance(20);
+    /// let pages = src.extract_pages::<2>(100)?;
+    /// assert_eq!(pages.hold(), PageHold::Borrowed);
+    /// assert!(!pages.is_empty() && pages.len() <= 100);
+    /// assert_eq!(src.consumed(), 20 + pages.len());
+    ///
+    /// // The first byte in the pages is `data[20]`.
+    /// // SAFETY: The page is valid while `pages` exists; the mapping is released right away.
+    /// let first = unsafe {
+    ///     let va = kernel::bindings::kmap_local_page(pages.pages()[0]).cast::<u8>();
+    ///     let b = *va.add(pages.offset());
+    ///     kernel::bindings::kunmap_local(va.cast());
+    ///     b
+    /// };
+    /// assert_eq!(first, 20);
+    /// assert!(pages.offset() < PAGE_SIZE);
+    /// # Ok::<(), Error>(())
+    /// ```
+    ///
+    /// User memory, as a `read_iter` handler gets it: the page is pinned while the result
+    /// exists, and copies stop where the mapping ends. (In a KUnit test, `kunit_vm_mmap()`
+    /// provides the user memory.)
+    ///
+    /// ```
+    /// use core::ffi::c_void;
+    /// use kernel::bindings;
+    /// use kernel::iov::{IovDest, IovSource, PageHold};
+    /// use kernel::page::PAGE_SIZE;
+    ///
+    /// const PROT_READ_WRITE: usize = 0x3;
+    /// const MAP_PRIVATE_ANONYMOUS: usize = 0x22;
+    /// // SAFETY: This runs in a KUnit test; the mapping goes away with the test's mm.
+    /// let user = unsafe {
+    ///     let test = bindings::kunit_get_current_test();
+    ///     let (len, prot, flags) = (2 * PAGE_SIZE, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS);
+    ///     bindings::kunit_vm_mmap(test, core::ptr::null_mut(), 0, len, prot, flags, 0)
+    /// };
+    /// assert_ne!(user, 0);
+    /// // Unmap the second page: the iterators below end in a hole.
+    /// // SAFETY: The range belongs to the mapping made above.
+    /// assert_eq!(unsafe { bindings::vm_munmap(user + PAGE_SIZE, PAGE_SIZE) }, 0);
+    ///
+    /// // 16 bytes: the last 8 of the mapped page and 8 unmapped ones.
+    /// let start = (user + PAGE_SIZE - 8) as *mut c_void;
+    /// let mut raw = core::mem::MaybeUninit::<bindings::iov_iter>::uninit();
+    /// let dir = bindings::ITER_DEST as core::ffi::c_int;
+    /// // SAFETY: `import_ubuf` initialises `raw` when it succeeds.
+    /// assert_eq!(unsafe { bindings::import_ubuf(dir, start, 16, raw.as_mut_ptr()) }, 0);
+    /// // SAFETY: `raw` is initialised and outlives `dst`; it describes user memory.
+    /// let mut dst = unsafe { IovDest::from_raw(raw.as_mut_ptr()) }?;
+    ///
+    /// let pages = dst.extract_pages::<2>(16)?;
+    /// assert_eq!(pages.hold(), PageHold::Pin);
+    /// assert_eq!((pages.offset(), pages.len(), pages.pages().len()), (PAGE_SIZE - 8, 8, 1));
+    /// let page = pages.pages()[0];
+    /// // SAFETY: The page stays mapped in the test's mm, so it stays valid; it is only read.
+    /// let refs = || unsafe { (*page)._refcount.counter };
+    /// let pinned = refs();
+    /// drop(pages);
+    /// assert_eq!(refs(), pinned - bindings::GUP_PIN_COUNTING_BIAS as i32);
+    ///
+    /// // Copies are short at the hole; a `_full` copy that cannot finish is undone.
+    /// dst.revert(8)?;
+    /// assert_eq!(dst.copy_to_iter(&[1u8; 16]), 8);
+    /// assert_eq!(dst.copy_to_iter_full(&[2u8; 8]), Err(EFAULT));
+    /// assert_eq!(dst.len(), 8);
+    /// dst.revert(8)?;
+    /// assert_eq!(dst.copy_to_iter_full(&[3u8; 16]), Err(EFAULT));
+    /// assert_eq!((dst.len(), dst.consumed()), (16, 0));
+    ///
+    /// // Read back what landed in user memory.
+    /// let mut raw_src = core::mem::MaybeUninit::<bindings::iov_iter>::uninit();
+    /// let dir = bindings::ITER_SOURCE as core::ffi::c_int;
+    /// // SAFETY: `import_ubuf` initialises `raw_src` when it succeeds.
+    /// assert_eq!(unsafe { bindings::import_ubuf(dir, start, 16, raw_src.as_mut_ptr()) }, 0);
+    /// // SAFETY: `raw_src` is initialised and outlives `src`; it describes user memory.
+    /// let mut src = unsafe { IovSource::from_raw(raw_src.as_mut_ptr()) }?;
+    /// let mut back = [0u8; 16];
+    /// assert_eq!(src.copy_from_iter(&mut back), 8);
+    /// assert_eq!(back, [3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn extract_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'data, N>> {
+        if N == 0 {
+            return Err(EINVAL);
+        }
+        let hold = if self.is_user_backed() {
+            PageHold::Pin
+        } else {
+            PageHold::Borrowed
+        };
+        let mut pages = [ptr::null_mut(); N];
+        let mut array = pages.as_mut_ptr();
+        let mut offset = 0;
+        // SAFETY: By the type invariants the iterator is valid; `array` is not null, so the C
+        // function fills it, with at most `N` entries, instead of allocating one.
+        let ret = unsafe {
+            bindings::iov_iter_extract_pages(
+                self.raw(),
+                &mut array,
+                max_len,
+                N.min(c_uint::MAX as usize) as c_uint,
+                0,
+                &mut offset,
+            )
+        };
+        // SAFETY: `iov_iter_extract_pages()` pins user pages (C's `iov_iter_extract_will_pin()`
+        // is `user_backed_iter()`) and takes nothing on other pages, which belong to the memory
+        // the iterator borrows for `'data`.
+        unsafe { self.took_pages(ret, pages, offset, hold) }
+    }
+}

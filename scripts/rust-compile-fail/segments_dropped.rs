@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+// expect: E0505
+//! Misuse: freeing the segment array while a `kvec` iterator walks it.
+//!
+//! The C code reads the `struct kvec` array as it moves, so the iterator borrows the array too.
+
+use kernel::iov::{IovSource, Kvec};
+use kernel::prelude::*;
+
+/// Moves over the segments after (misuse) or before (control) dropping the array.
+pub fn case() -> Result<usize> {
+    let a = [1u8; 4];
+    let b = [2u8; 4];
+    let mut segs = KVec::new();
+    segs.push(Kvec::source(&a), GFP_KERNEL)?;
+    segs.push(Kvec::source(&b), GFP_KERNEL)?;
+    let mut src = IovSource::kvec(&segs);
+    #[cfg(misuse)]
+    drop(segs);
+    let n = src.advance(6);
+    #[cfg(not(misuse))]
+    drop(segs);
+    Ok(n)
+}

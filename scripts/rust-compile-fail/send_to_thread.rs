@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+// expect: E0277
+//! Misuse: sending an iterator to another thread.
+//!
+//! An `IovIter` is not `Send`: its C iterator belongs to the calling context. Anything that
+//! runs work elsewhere (workqueues, kthreads) requires `Send`.
+
+use kernel::iov::IovDest;
+
+/// Requires what a thread-spawning API requires of the value it moves.
+fn to_other_thread<T: Send>(value: T) -> T {
+    value
+}
+
+/// Sends the iterator (misuse) or only its length (control).
+pub fn case() -> usize {
+    let dst = IovDest::discard(16);
+    #[cfg(misuse)]
+    let dst = to_other_thread(dst);
+    #[cfg(not(misuse))]
+    let _len = to_other_thread(dst.len());
+    dst.len()
+}

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+// expect: E0277
+//! Misuse: sharing an iterator between threads.
+//!
+//! An `IovIter` is not `Sync`: even its read-only queries call C functions that assume a single
+//! user.
+
+use kernel::iov::IovSource;
+
+/// Requires what sharing a reference with another thread requires.
+fn share<T: Sync + ?Sized>(value: &T) -> &T {
+    value
+}
+
+/// Shares the iterator (misuse) or its data (control).
+pub fn case() -> usize {
+    let data = [0u8; 4];
+    let src = IovSource::from_slice(&data);
+    #[cfg(misuse)]
+    let n = share(&src).len();
+    #[cfg(not(misuse))]
+    let n = share(&data[..]).len();
+    n + src.len()
+}

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0
+// expect: E0599
+//! Misuse: copying into a source iterator.
+//!
+//! Data only flows out of an `IovSource`: it has no `copy_to_iter` method at all.
+
+use kernel::iov::IovSource;
+
+/// Copies into (misuse) or out of (control) a source iterator.
+pub fn case() -> usize {
+    let data = [0u8; 8];
+    let mut src = IovSource::from_slice(&data);
+    #[cfg(misuse)]
+    let n = src.copy_to_iter(b"abc");
+    #[cfg(not(misuse))]
+    let n = src.copy_from_iter(&mut [0u8; 3]);
+    n
+}
