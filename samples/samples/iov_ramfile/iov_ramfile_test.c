@@ -28,7 +28,6 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,11 +52,12 @@
 #define PAGE		4096UL
 #define MAX_SEGS	(UIO_MAXIOV + 8)
 #define MAX_DEVICES	4
-#define RANDOM_STEPS	1500
+#define RANDOM_STEPS	15000
 
 static const char *const default_devices[] = {
 	"/dev/c-iov-ramfile", "/dev/rust-iov-ramfile",
 };
+
 static const char *cmdline_devices[MAX_DEVICES];
 static int nr_cmdline_devices;
 
@@ -164,7 +164,7 @@ struct rig {
 	unsigned char *buf;
 	size_t buf_len;
 	unsigned long step;
-	uint64_t fill;
+	unsigned long long fill;
 	const char *what;
 	bool failed;
 	int reports;
@@ -173,16 +173,16 @@ struct rig {
 	bool check_size;
 };
 
-static uint64_t rng_next(uint64_t *s)
+static unsigned long long rng_next(unsigned long long *s)
 {
-	uint64_t x = *s += 0x9e3779b97f4a7c15ULL;
+	unsigned long long x = *s += 0x9e3779b97f4a7c15ULL;
 
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
 	return x ^ (x >> 31);
 }
 
-static uint64_t rng_below(uint64_t *s, uint64_t n)
+static unsigned long long rng_below(unsigned long long *s, unsigned long long n)
 {
 	return n ? rng_next(s) % n : 0;
 }
@@ -357,7 +357,8 @@ static struct res model_op(struct rig *r, const struct op *op)
 	bool append;
 	long long pos, total = 0, wpos, n, done;
 
-	r->win_lo = r->win_hi = 0;
+	r->win_lo = 0;
+	r->win_hi = 0;
 	r->check_size = false;
 	if (op->kind == OP_LSEEK) {
 		long long ret = model_lseek(m, h, op->off, op->whence);
@@ -461,7 +462,7 @@ static struct res device_op(struct target *t, const struct op *op)
 	struct res res = { 0 };
 	long long ret = -1;
 
-	for (i = 0; i < op->nseg && i < MAX_SEGS; i++) {
+	for (i = 0; i < op->nseg && i < MAX_SEGS && !op->iov_null; i++) {
 		const struct seg *s = &op->seg[i];
 
 		if (s->base == SB_ARENA)
@@ -515,10 +516,7 @@ static struct res device_op(struct target *t, const struct op *op)
 	return res;
 }
 
-static void mismatch(struct rig *r, const struct target *t, const struct op *op,
-		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void mismatch(struct rig *r, const struct target *t, const struct op *op,
+static __printf(4, 5) void mismatch(struct rig *r, const struct target *t, const struct op *op,
 		     const char *fmt, ...)
 {
 	char d[256], msg[256];
@@ -639,7 +637,7 @@ static void prefill(struct rig *r, const struct op *op)
 				size_t k = j;
 
 				for (; k + 8 <= end; k += 8) {
-					uint64_t x = rng_next(&r->fill);
+					unsigned long long x = rng_next(&r->fill);
 
 					memcpy(r->mt.arena + k, &x, 8);
 				}
@@ -881,8 +879,8 @@ FIXTURE_TEARDOWN(ramfile)
 /* Run a request everywhere; stop the test at the first difference. */
 #define RUN(...) ({							\
 	struct op __op = { __VA_ARGS__ };				\
-	struct res __res = run(&self->r, &__op);			\
-	ASSERT_FALSE(self->r.failed);					\
+	struct res __res = run(r, &__op);				\
+	ASSERT_FALSE(r->failed);					\
 	__res;								\
 })
 
@@ -924,23 +922,23 @@ static int split(struct seg *seg, size_t aoff, size_t n, int parts)
  * same family and a different split, at odd arena offsets, then read at
  * EOF.
  */
-static void sizes_case(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(ramfile) *self, int family)
+static void sizes_case(struct __test_metadata *_metadata, struct rig *r,
+		       int family)
 {
 	static const long long offs[] = { 0, 1, 3 * PAGE + 7 };
 	struct seg wseg[8], rseg[8];
 	unsigned int si, oi;
 
-	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
-		for (oi = 0; oi < sizeof(offs) / sizeof(offs[0]); oi++) {
+	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+		for (oi = 0; oi < ARRAY_SIZE(offs); oi++) {
 			size_t n = sizes[si];
 			long long off = offs[oi];
 			size_t waoff = 1 + 2 * oi, raoff = MIB + 3 + 2 * si;
 			int nw = 1, nr = 1;
-			long long want = off + (long long)n <= self->r.cap ? (long long)n : -2;
+			long long want = off + (long long)n <= r->cap ? (long long)n : -2;
 			struct res res = { 0 };
 
-			self->r.what = "sizes";
+			r->what = "sizes";
 			RESET();
 			/* Data around the request, so a stray byte shows. */
 			PWRITE(H_RW2, 0, A(PAGE, off + n + PAGE < MIB ? off + n + PAGE : MIB));
@@ -991,7 +989,7 @@ static void sizes_case(struct __test_metadata *_metadata,
 				break;
 			}
 			if (want >= 0) {
-				struct target *t = &self->r.dev[0];
+				struct target *t = &r->dev[0];
 				struct op w = { .seg = wseg, .nseg = nw };
 				struct op rd = { .seg = rseg, .nseg = nr };
 				unsigned char *a = malloc(n + 1), *b = malloc(n + 1);
@@ -1010,32 +1008,41 @@ static void sizes_case(struct __test_metadata *_metadata,
 			EXPECT_RES(res, 0, 0);
 		}
 	}
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 TEST_F_TIMEOUT(ramfile, sizes_write_read, 300)
 {
-	sizes_case(_metadata, self, 0);
+	struct rig *r = &self->r;
+
+	sizes_case(_metadata, r, 0);
 }
 
 TEST_F_TIMEOUT(ramfile, sizes_pwrite_pread, 300)
 {
-	sizes_case(_metadata, self, 1);
+	struct rig *r = &self->r;
+
+	sizes_case(_metadata, r, 1);
 }
 
 TEST_F_TIMEOUT(ramfile, sizes_writev_readv, 300)
 {
-	sizes_case(_metadata, self, 2);
+	struct rig *r = &self->r;
+
+	sizes_case(_metadata, r, 2);
 }
 
 TEST_F_TIMEOUT(ramfile, sizes_pwritev2_preadv2, 300)
 {
-	sizes_case(_metadata, self, 3);
+	struct rig *r = &self->r;
+
+	sizes_case(_metadata, r, 3);
 }
 
 /* 1 to 1024 segments: odd offsets and lengths, empty ones among them. */
 TEST_F_TIMEOUT(ramfile, segments, 300)
 {
+	struct rig *r = &self->r;
 	static const int counts[] = { 1, 2, 3, 16, 63, 64, 255, 256, 1000, 1023, 1024 };
 	static const size_t lens[] = { 1, 63, 4095, 0, 4096, 4097, 17, 255, 0, 2 };
 	static const size_t short_lens[] = { 1, 7, 0, 63, 100, 513, 0, 1000 };
@@ -1043,8 +1050,8 @@ TEST_F_TIMEOUT(ramfile, segments, 300)
 	unsigned int ci;
 	int i;
 
-	self->r.what = "segments";
-	for (ci = 0; ci < sizeof(counts) / sizeof(counts[0]); ci++) {
+	r->what = "segments";
+	for (ci = 0; ci < ARRAY_SIZE(counts); ci++) {
 		int c = counts[ci];
 		size_t aoff = 3, total = 0, len;
 		long long off = 12345 + ci;
@@ -1075,20 +1082,21 @@ TEST_F_TIMEOUT(ramfile, segments, 300)
 		a = malloc(total + 1);
 		b = malloc(total + 1);
 		ASSERT_TRUE(a && b);
-		seg_copy(self->r.dev[0].arena, &w, a, total, false);
-		seg_copy(self->r.dev[0].arena, &rd, b, total, false);
+		seg_copy(r->dev[0].arena, &w, a, total, false);
+		seg_copy(r->dev[0].arena, &rd, b, total, false);
 		EXPECT_EQ(0, memcmp(a, b, total));
 		free(a);
 		free(b);
 	}
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 TEST_F(ramfile, seek)
 {
+	struct rig *r = &self->r;
 	struct res res;
 
-	self->r.what = "seek";
+	r->what = "seek";
 	PWRITE(H_RW, 0, A(0, 10000));
 	EXPECT_RES(SEEK(H_RW, 12345, SEEK_SET), 12345, 0);
 	EXPECT_RES(SEEK(H_RW, -345, SEEK_CUR), 12000, 0);
@@ -1104,7 +1112,7 @@ TEST_F(ramfile, seek)
 	EXPECT_RES(SEEK(H_RW, 7, 5), -1, EINVAL);
 	EXPECT_RES(SEEK(H_RW, 7, -1), -1, EINVAL);
 	/* Beyond the size and the capacity is allowed; a read there is empty. */
-	EXPECT_RES(SEEK(H_RW, self->r.cap + 10, SEEK_SET), self->r.cap + 10, 0);
+	EXPECT_RES(SEEK(H_RW, r->cap + 10, SEEK_SET), r->cap + 10, 0);
 	EXPECT_RES(RUN(.kind = OP_READ, .h = H_RW, SEGS(A(0, 10))), 0, 0);
 	EXPECT_RES(RUN(.kind = OP_WRITE, .h = H_RW, SEGS(A(0, 10))), -1, ENOSPC);
 	EXPECT_RES(SEEK(H_RW, LLONG_MAX, SEEK_SET), LLONG_MAX, 0);
@@ -1120,16 +1128,17 @@ TEST_F(ramfile, seek)
 	res = RUN(.kind = OP_READ, .h = H_RW, SEGS(A(4099, 60)));
 	EXPECT_RES(res, 60, 0);
 	EXPECT_EQ(160, res.pos);
-	EXPECT_EQ(0, memcmp(self->r.dev[0].arena + 7, self->r.dev[0].arena + 4099, 50));
-	ASSERT_TRUE(check_all(&self->r));
+	EXPECT_EQ(0, memcmp(r->dev[0].arena + 7, r->dev[0].arena + 4099, 50));
+	ASSERT_TRUE(check_all(r));
 }
 
 TEST_F(ramfile, eof_and_holes)
 {
+	struct rig *r = &self->r;
 	struct res res;
 	size_t i;
 
-	self->r.what = "eof";
+	r->what = "eof";
 	/* Empty: every read returns 0, even into a bad buffer. */
 	EXPECT_RES(PREAD(H_RW, 0, A(0, 100)), 0, 0);
 	EXPECT_RES(PREAD(H_RW, 0, NUL(100)), 0, 0);
@@ -1138,7 +1147,7 @@ TEST_F(ramfile, eof_and_holes)
 	EXPECT_RES(PREAD(H_RW, 9999, A(1, 4096)), 1, 0);
 	EXPECT_RES(PREAD(H_RW, 10000, A(1, 4096)), 0, 0);
 	EXPECT_RES(PREAD(H_RW, 10001, A(1, 4096)), 0, 0);
-	EXPECT_RES(PREAD(H_RW, self->r.cap + 100, A(1, 4096)), 0, 0);
+	EXPECT_RES(PREAD(H_RW, r->cap + 100, A(1, 4096)), 0, 0);
 	res = RUN(.kind = OP_PREADV2, .h = H_RW, .off = 9000,
 		  SEGS(A(1, 500), A(1000, 0), A(2001, 700), A(5000, 300)));
 	EXPECT_RES(res, 1000, 0);
@@ -1147,7 +1156,7 @@ TEST_F(ramfile, eof_and_holes)
 	res = PREAD(H_RW, 9990, A(100, 20020));
 	EXPECT_RES(res, 20020, 0);
 	for (i = 10; i < 20010; i++)
-		if (self->r.dev[0].arena[100 + i])
+		if (r->dev[0].arena[100 + i])
 			break;
 	EXPECT_EQ(20010, i);
 	/* After a reset, old data does not come back in a gap. */
@@ -1157,18 +1166,19 @@ TEST_F(ramfile, eof_and_holes)
 	res = PREAD(H_RW, 0, A(3, 50001));
 	EXPECT_RES(res, 50001, 0);
 	for (i = 0; i < 50000; i++)
-		if (self->r.dev[0].arena[3 + i])
+		if (r->dev[0].arena[3 + i])
 			break;
 	EXPECT_EQ(50000, i);
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 TEST_F_TIMEOUT(ramfile, enospc, 120)
 {
-	long long cap = self->r.cap, off;
+	struct rig *r = &self->r;
+	long long cap = r->cap, off;
 	struct res res;
 
-	self->r.what = "enospc";
+	r->what = "enospc";
 	EXPECT_RES(PWRITE(H_RW, cap - 10, A(0, 100)), 10, 0);
 	EXPECT_RES(PWRITE(H_RW, cap, A(0, 100)), -1, ENOSPC);
 	EXPECT_RES(PWRITE(H_RW, cap + 12345, A(0, 1)), -1, ENOSPC);
@@ -1200,14 +1210,15 @@ TEST_F_TIMEOUT(ramfile, enospc, 120)
 		EXPECT_RES(res, cap - off < (long long)MIB ? cap - off : (long long)MIB, 0);
 	}
 	EXPECT_RES(RUN(.kind = OP_WRITE, .h = H_RW, SEGS(A(0, 1))), -1, ENOSPC);
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 TEST_F(ramfile, append)
 {
+	struct rig *r = &self->r;
 	struct res res;
 
-	self->r.what = "append";
+	r->what = "append";
 	res = RUN(.kind = OP_WRITE, .h = H_APPEND, SEGS(A(0, 100)));
 	EXPECT_RES(res, 100, 0);
 	EXPECT_EQ(100, res.pos);
@@ -1242,19 +1253,20 @@ TEST_F(ramfile, append)
 	res = RUN(.kind = OP_WRITE, .h = H_APPEND, SEGS(A(0, 0)));
 	EXPECT_RES(res, 0, 0);
 	EXPECT_EQ(110, res.pos);
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 TEST_F(ramfile, per_open_state)
 {
+	struct rig *r = &self->r;
 	struct res res;
 
-	self->r.what = "per-open";
+	r->what = "per-open";
 	EXPECT_RES(RUN(.kind = OP_WRITE, .h = H_RW, SEGS(A(0, 500))), 500, 0);
 	/* Content is shared, positions are not. */
 	res = RUN(.kind = OP_READ, .h = H_RW2, SEGS(A(PAGE, 300)));
 	EXPECT_RES(res, 300, 0);
-	EXPECT_EQ(0, memcmp(self->r.dev[0].arena, self->r.dev[0].arena + PAGE, 300));
+	EXPECT_EQ(0, memcmp(r->dev[0].arena, r->dev[0].arena + PAGE, 300));
 	EXPECT_RES(RUN(.kind = OP_READ, .h = H_RDONLY, SEGS(A(0, 1000))), 500, 0);
 	EXPECT_EQ(500, SEEK(H_RW, 0, SEEK_CUR).ret);
 	EXPECT_EQ(300, SEEK(H_RW2, 0, SEEK_CUR).ret);
@@ -1275,20 +1287,22 @@ TEST_F(ramfile, per_open_state)
 	/* Reopening without O_TRUNC keeps it. */
 	RUN(.kind = OP_REOPEN, .h = H_RW2);
 	EXPECT_RES(SEEK(H_RW2, 0, SEEK_END), 210, 0);
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 TEST_F(ramfile, rwf_flags)
 {
+	struct rig *r = &self->r;
 	static const int ok_flags[] = {
 		RWF_NOWAIT, RWF_HIPRI, RWF_DSYNC, RWF_SYNC,
 		RWF_NOWAIT | RWF_HIPRI | RWF_DSYNC | RWF_SYNC,
+
 	};
 	unsigned int i;
 
-	self->r.what = "flags";
+	r->what = "flags";
 	PWRITE(H_RW, 0, A(0, 3 * PAGE));
-	for (i = 0; i < sizeof(ok_flags) / sizeof(ok_flags[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ok_flags); i++) {
 		EXPECT_RES(RUN(.kind = OP_PWRITEV2, .h = H_RW, .off = 100 * i,
 			       .flags = ok_flags[i], SEGS(A(5, 1000), A(PAGE + 3, 999))),
 			   1999, 0);
@@ -1308,7 +1322,7 @@ TEST_F(ramfile, rwf_flags)
 	/* An empty vector returns before the flags are looked at. */
 	EXPECT_RES(RUN(.kind = OP_PWRITEV2, .h = H_RW, .off = 0, .flags = RWF_UNKNOWN,
 		       SEGS(A(0, 0))), 0, 0);
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 /*
@@ -1317,7 +1331,7 @@ TEST_F(ramfile, rwf_flags)
  * segment that faults, after its first @bad_ok bytes.
  */
 static void bad_write_case(struct __test_metadata *_metadata,
-			   FIXTURE_DATA(ramfile) *self, struct seg bad,
+			   struct rig *r, struct seg bad,
 			   size_t bad_ok, enum op_kind kind)
 {
 	struct seg seg[3];
@@ -1345,39 +1359,46 @@ static void bad_write_case(struct __test_metadata *_metadata,
 		EXPECT_RES(res, pre ? (long long)pre : -1, pre ? 0 : EFAULT);
 		EXPECT_EQ(pre ? 100 * KIB + pre : 64 * KIB, (size_t)SEEK(H_RW2, 0, SEEK_END).ret);
 	}
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 TEST_F(ramfile, fault_write_prot_none)
 {
-	self->r.what = "write from PROT_NONE";
-	bad_write_case(_metadata, self, (struct seg)A(A_NONE + 5, 100), 0, OP_PWRITEV2);
-	bad_write_case(_metadata, self, (struct seg)A(A_NONE, 1), 0, OP_WRITEV);
+	struct rig *r = &self->r;
+
+	r->what = "write from PROT_NONE";
+	bad_write_case(_metadata, r, (struct seg)A(A_NONE + 5, 100), 0, OP_PWRITEV2);
+	bad_write_case(_metadata, r, (struct seg)A(A_NONE, 1), 0, OP_WRITEV);
 }
 
 TEST_F(ramfile, fault_write_unmapped)
 {
-	self->r.what = "write from unmapped";
-	ASSERT_TRUE(hole_unmapped(&self->r));
-	bad_write_case(_metadata, self, (struct seg)A(A_HOLE + 77, 10), 0, OP_PWRITEV2);
-	bad_write_case(_metadata, self, (struct seg)A(A_HOLE, PAGE), 0, OP_WRITEV);
+	struct rig *r = &self->r;
+
+	r->what = "write from unmapped";
+	ASSERT_TRUE(hole_unmapped(r));
+	bad_write_case(_metadata, r, (struct seg)A(A_HOLE + 77, 10), 0, OP_PWRITEV2);
+	bad_write_case(_metadata, r, (struct seg)A(A_HOLE, PAGE), 0, OP_WRITEV);
 }
 
 TEST_F(ramfile, fault_write_null)
 {
-	self->r.what = "write from NULL";
-	bad_write_case(_metadata, self, (struct seg)NUL(10), 0, OP_PWRITEV2);
-	bad_write_case(_metadata, self, (struct seg)NUL(PAGE), 0, OP_WRITEV);
+	struct rig *r = &self->r;
+
+	r->what = "write from NULL";
+	bad_write_case(_metadata, r, (struct seg)NUL(10), 0, OP_PWRITEV2);
+	bad_write_case(_metadata, r, (struct seg)NUL(PAGE), 0, OP_WRITEV);
 }
 
 /* A segment that starts readable and runs into the PROT_NONE page. */
 TEST_F(ramfile, fault_write_straddling)
 {
+	struct rig *r = &self->r;
 	struct res res;
 
-	self->r.what = "write straddling";
-	bad_write_case(_metadata, self, (struct seg)A(A_NONE - 300, 1000), 300, OP_PWRITEV2);
-	bad_write_case(_metadata, self, (struct seg)A(A_HOLE - 5000, 6000), 5000, OP_WRITEV);
+	r->what = "write straddling";
+	bad_write_case(_metadata, r, (struct seg)A(A_NONE - 300, 1000), 300, OP_PWRITEV2);
+	bad_write_case(_metadata, r, (struct seg)A(A_HOLE - 5000, 6000), 5000, OP_WRITEV);
 	PWRITE(H_RW2, 0, A(0, 64 * KIB));
 	res = PWRITE(H_RW, 3, A(A_NONE - 4097, 8000));
 	EXPECT_RES(res, 4097, 0);
@@ -1386,12 +1407,12 @@ TEST_F(ramfile, fault_write_straddling)
 	/* Read-only memory is a fine source. */
 	res = PWRITE(H_RW, 7, A(A_RO - 10, PAGE + 20));
 	EXPECT_RES(res, PAGE + 20, 0);
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 /* The same for reads: into PROT_NONE, unmapped, read-only, NULL. */
 static void bad_read_case(struct __test_metadata *_metadata,
-			  FIXTURE_DATA(ramfile) *self, struct seg bad, size_t bad_ok,
+			  struct rig *r, struct seg bad, size_t bad_ok,
 			  enum op_kind kind)
 {
 	struct seg seg[3];
@@ -1414,29 +1435,33 @@ static void bad_read_case(struct __test_metadata *_metadata,
 		EXPECT_RES(res, pre ? (long long)pre : -1, pre ? 0 : EFAULT);
 		EXPECT_EQ(kind == OP_READV ? 1000 + (long long)pre : 0, res.pos);
 	}
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 TEST_F(ramfile, fault_read)
 {
-	self->r.what = "read into PROT_NONE";
-	bad_read_case(_metadata, self, (struct seg)A(A_NONE + 1, 100), 0, OP_PREADV2);
-	self->r.what = "read into unmapped";
-	ASSERT_TRUE(hole_unmapped(&self->r));
-	bad_read_case(_metadata, self, (struct seg)A(A_HOLE, 100), 0, OP_READV);
-	self->r.what = "read into read-only";
-	bad_read_case(_metadata, self, (struct seg)A(A_RO + 5, 100), 0, OP_PREADV2);
-	self->r.what = "read into NULL";
-	bad_read_case(_metadata, self, (struct seg)NUL(100), 0, OP_READV);
-	self->r.what = "read straddling into read-only";
-	bad_read_case(_metadata, self, (struct seg)A(A_RO - 33, 100), 33, OP_PREADV2);
-	self->r.what = "read straddling into PROT_NONE";
-	bad_read_case(_metadata, self, (struct seg)A(A_NONE - 4096 - 5, 5000), 4101, OP_READV);
+	struct rig *r = &self->r;
+
+	r->what = "read into PROT_NONE";
+	bad_read_case(_metadata, r, (struct seg)A(A_NONE + 1, 100), 0, OP_PREADV2);
+	r->what = "read into unmapped";
+	ASSERT_TRUE(hole_unmapped(r));
+	bad_read_case(_metadata, r, (struct seg)A(A_HOLE, 100), 0, OP_READV);
+	r->what = "read into read-only";
+	bad_read_case(_metadata, r, (struct seg)A(A_RO + 5, 100), 0, OP_PREADV2);
+	r->what = "read into NULL";
+	bad_read_case(_metadata, r, (struct seg)NUL(100), 0, OP_READV);
+	r->what = "read straddling into read-only";
+	bad_read_case(_metadata, r, (struct seg)A(A_RO - 33, 100), 33, OP_PREADV2);
+	r->what = "read straddling into PROT_NONE";
+	bad_read_case(_metadata, r, (struct seg)A(A_NONE - 4096 - 5, 5000), 4101, OP_READV);
 }
 
 TEST_F(ramfile, fault_single_buffer)
 {
-	self->r.what = "single buffer";
+	struct rig *r = &self->r;
+
+	r->what = "single buffer";
 	PWRITE(H_RW2, 0, A(0, 64 * KIB));
 	EXPECT_RES(PWRITE(H_RW, 0, NUL(10)), -1, EFAULT);
 	EXPECT_RES(PREAD(H_RW, 0, NUL(10)), -1, EFAULT);
@@ -1448,16 +1473,17 @@ TEST_F(ramfile, fault_single_buffer)
 	EXPECT_RES(RUN(.kind = OP_WRITE, .h = H_RW, SEGS(A(A_HOLE - 10, 20))), 10, 0);
 	EXPECT_RES(PWRITE(H_RW, 0, KPTR(10)), -1, EFAULT);
 	EXPECT_RES(PREAD(H_RW, 0, KPTR(10)), -1, EFAULT);
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 TEST_F(ramfile, bad_iovec)
 {
+	struct rig *r = &self->r;
 	static struct seg many[UIO_MAXIOV + 1];
 	struct res res;
 	int i;
 
-	self->r.what = "bad iovec";
+	r->what = "bad iovec";
 	PWRITE(H_RW2, 0, A(0, 64 * KIB));
 	for (i = 0; i <= UIO_MAXIOV; i++)
 		many[i] = (struct seg){ SB_ARENA, 1 + 7 * i, 3 };
@@ -1494,21 +1520,23 @@ TEST_F(ramfile, bad_iovec)
 	EXPECT_RES(RUN(.kind = OP_WRITE, .h = H_RW, SEGS(A(0, (size_t)-1))), -1, EFAULT);
 	EXPECT_RES(RUN(.kind = OP_READ, .h = H_RW, SEGS(A(0, (size_t)LLONG_MAX + 7))),
 		   -1, EFAULT);
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 TEST_F(ramfile, bad_offsets)
 {
-	long long cap = self->r.cap;
+	struct rig *r = &self->r;
+	long long cap = r->cap;
 
-	self->r.what = "bad offsets";
+	r->what = "bad offsets";
 	PWRITE(H_RW2, 0, A(0, 64 * KIB));
 	EXPECT_RES(PREAD(H_RW, -1, A(0, 10)), -1, EINVAL);
 	EXPECT_RES(PWRITE(H_RW, -1, A(0, 10)), -1, EINVAL);
 	EXPECT_RES(PWRITE(H_RW, LLONG_MIN, A(0, 10)), -1, EINVAL);
 	EXPECT_RES(RUN(.kind = OP_PREADV2, .h = H_RW, .off = -2, SEGS(A(0, 10))), -1, EINVAL);
 	EXPECT_RES(RUN(.kind = OP_PWRITEV2, .h = H_RW, .off = -2, SEGS(A(0, 10))), -1, EINVAL);
-	EXPECT_RES(RUN(.kind = OP_PWRITEV2, .h = H_RW, .off = LLONG_MIN, SEGS(A(0, 0))), -1, EINVAL);
+	EXPECT_RES(RUN(.kind = OP_PWRITEV2, .h = H_RW, .off = LLONG_MIN, SEGS(A(0, 0))),
+		   -1, EINVAL);
 	/* Near LLONG_MAX: the end must not overflow; below that, ENOSPC/EOF. */
 	EXPECT_RES(PWRITE(H_RW, LLONG_MAX, A(0, 1)), -1, EINVAL);
 	EXPECT_RES(PWRITE(H_RW, LLONG_MAX - 1, A(0, 1)), -1, ENOSPC);
@@ -1529,41 +1557,42 @@ TEST_F(ramfile, bad_offsets)
 	EXPECT_RES(RUN(.kind = OP_READ, .h = H_RW, SEGS(A(0, 1))), 0, 0);
 	EXPECT_EQ(LLONG_MAX - 1, SEEK(H_RW, 0, SEEK_CUR).ret);
 	EXPECT_RES(PWRITE(H_RW, cap - 1, A(0, 2)), 1, 0);
-	ASSERT_TRUE(check_all(&self->r));
+	ASSERT_TRUE(check_all(r));
 }
 
 TEST_F(ramfile, capacity)
 {
+	struct rig *r = &self->r;
 	char path[128], text[64];
 	const char *base;
 	FILE *f;
 	int d, i;
 
-	for (d = 0; d < self->r.ndev; d++) {
-		base = strrchr(self->r.dev[d].path, '/');
-		base = base ? base + 1 : self->r.dev[d].path;
+	for (d = 0; d < r->ndev; d++) {
+		base = strrchr(r->dev[d].path, '/');
+		base = base ? base + 1 : r->dev[d].path;
 		snprintf(path, sizeof(path), "/sys/module/%s/parameters/capacity", base);
 		for (i = strlen("/sys/module/"); path[i] != '/'; i++)
 			if (path[i] == '-')
 				path[i] = '_';
-		note("%s: capacity %lld bytes", self->r.dev[d].path, self->r.cap);
+		note("%s: capacity %lld bytes", r->dev[d].path, r->cap);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
 		ASSERT_NE(NULL, fgets(text, sizeof(text), f));
 		fclose(f);
-		EXPECT_EQ(self->r.cap, atoll(text));
+		EXPECT_EQ(r->cap, atoll(text));
 	}
 }
 
 /* A request chosen at random, with its segments in @seg. */
-static void random_op(struct rig *r, uint64_t *g, struct op *op, struct seg *seg)
+static void random_op(struct rig *r, unsigned long long *g, struct op *op, struct seg *seg)
 {
 	static const int v2_flags[] = {
 		0, 0, 0, 0, RWF_NOWAIT, RWF_HIPRI, RWF_DSYNC | RWF_SYNC, RWF_APPEND,
 		RWF_NOAPPEND, RWF_NOWAIT | RWF_APPEND, RWF_UNKNOWN,
 	};
-	uint64_t pick = rng_below(g, 100);
+	unsigned long long pick = rng_below(g, 100);
 	size_t aoff, len;
 	int i, nseg;
 
@@ -1571,13 +1600,14 @@ static void random_op(struct rig *r, uint64_t *g, struct op *op, struct seg *seg
 	op->seg = seg;
 	op->h = rng_below(g, 20) ? H_RW + rng_below(g, 3) :
 		H_RDONLY + rng_below(g, 2);
-	if (pick < 12) {
-		op->kind = OP_LSEEK;
-		op->whence = rng_below(g, 20) ? rng_below(g, 3) : rng_below(g, 8);
-	} else if (pick < 15) {
+	if (pick < 3) {
 		op->kind = OP_REOPEN;
 		op->flags = rng_below(g, 2) ? O_TRUNC : 0;
 		return;
+	}
+	if (pick < 15) {
+		op->kind = OP_LSEEK;
+		op->whence = rng_below(g, 20) ? rng_below(g, 3) : rng_below(g, 8);
 	} else {
 		op->kind = rng_below(g, 8);
 	}
@@ -1669,7 +1699,7 @@ static void random_op(struct rig *r, uint64_t *g, struct op *op, struct seg *seg
 	}
 	op->nseg = nseg;
 	if (op->kind == OP_PREADV2 || op->kind == OP_PWRITEV2)
-		op->flags = v2_flags[rng_below(g, sizeof(v2_flags) / sizeof(v2_flags[0]))];
+		op->flags = v2_flags[rng_below(g, ARRAY_SIZE(v2_flags))];
 	if ((op->kind == OP_PREAD || op->kind == OP_PWRITE) && op->off == -1)
 		op->off = r->m.pos[op->h];
 }
@@ -1680,26 +1710,27 @@ static void random_op(struct rig *r, uint64_t *g, struct op *op, struct seg *seg
  */
 TEST_F_TIMEOUT(ramfile, random_differential, 300)
 {
+	struct rig *r = &self->r;
 	static struct seg seg[MAX_SEGS];
 	const char *env_seed = getenv("IOV_SEED"), *env_steps = getenv("IOV_SOAK");
-	uint64_t seed = env_seed ? strtoull(env_seed, NULL, 0) : 0x10715eedULL;
+	unsigned long long seed = env_seed ? strtoull(env_seed, NULL, 0) : 0x10715eedULL;
 	unsigned long steps = env_steps ? strtoul(env_steps, NULL, 0) : RANDOM_STEPS;
-	uint64_t g = seed;
+	unsigned long long g = seed;
 	struct timespec t0, t1;
 	unsigned long i;
 	struct op op;
 
-	self->r.what = "random";
+	r->what = "random";
 	note("random run: IOV_SEED=%#llx IOV_SOAK=%lu", (unsigned long long)seed, steps);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < steps; i++) {
-		random_op(&self->r, &g, &op, seg);
+		random_op(r, &g, &op, seg);
 		if (op.kind != OP_LSEEK && op.kind != OP_REOPEN)
-			ASSERT_TRUE(hole_unmapped(&self->r));
-		run(&self->r, &op);
-		if (!self->r.failed && (i % 128 == 127 || i == steps - 1))
-			check_all(&self->r);
-		if (self->r.failed) {
+			ASSERT_TRUE(hole_unmapped(r));
+		run(r, &op);
+		if (!r->failed && (i % 128 == 127 || i == steps - 1))
+			check_all(r);
+		if (r->failed) {
 			note("random run failed at request %lu; repeat with IOV_SEED=%#llx",
 			     i + 1, (unsigned long long)seed);
 			break;
@@ -1707,8 +1738,8 @@ TEST_F_TIMEOUT(ramfile, random_differential, 300)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	note("random run: %lu requests in %.1f s (final size %lld)", i,
-	     t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9, self->r.m.size);
-	ASSERT_FALSE(self->r.failed);
+	     t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9, r->m.size);
+	ASSERT_FALSE(r->failed);
 }
 
 /*
@@ -1723,20 +1754,20 @@ TEST_F_TIMEOUT(ramfile, random_differential, 300)
 #define CW_THREADS	2
 #define CW_PROCS	2
 #define CW_WRITERS	(CW_THREADS + CW_PROCS)
-#define CW_OPS		150
+#define CW_OPS		500
 #define CW_SLOTS	8
 #define CW_SLOT_LEN	(2 * PAGE + 777)
 #define CW_SLOT_BASE	4097
 #define CW_APP_BASE	(CW_SLOT_BASE + CW_SLOTS * CW_SLOT_LEN)
-#define CW_APP_MAX	3000
+#define CW_APP_MAX	1500
 #define CW_MAGIC	0x10ca7ed0
 
 struct rec {
-	uint32_t magic;
-	uint16_t writer;
-	uint16_t slot;
-	uint32_t seq;
-	uint32_t len;
+	unsigned int magic;
+	unsigned short writer;
+	unsigned short slot;
+	unsigned int seq;
+	unsigned int len;
 };
 
 struct cw_shared {
@@ -1744,11 +1775,11 @@ struct cw_shared {
 	const char *path[MAX_DEVICES];
 	int shared_fd[MAX_DEVICES];
 	int shared_app_fd[MAX_DEVICES];
-	volatile int stop;
+	int stop;
 	int errors;
 	char error[256];
-	uint32_t last_seq[MAX_DEVICES][CW_WRITERS][CW_SLOTS];
-	uint32_t appended[MAX_DEVICES][CW_WRITERS];
+	unsigned int last_seq[MAX_DEVICES][CW_WRITERS][CW_SLOTS];
+	unsigned int appended[MAX_DEVICES][CW_WRITERS];
 	unsigned long eagain;
 	unsigned long reads;
 };
@@ -1758,8 +1789,8 @@ static unsigned char rec_byte(const struct rec *h, size_t i)
 	return (h->writer * 131 + h->seq * 31 + h->slot * 7 + i * 13) ^ (i >> 8);
 }
 
-static void rec_make(unsigned char *buf, uint16_t writer, uint16_t slot, uint32_t seq,
-		     uint32_t len)
+static void rec_make(unsigned char *buf, unsigned short writer, unsigned short slot,
+		     unsigned int seq, unsigned int len)
 {
 	struct rec h = { CW_MAGIC, writer, slot, seq, len };
 	size_t i;
@@ -1788,10 +1819,7 @@ static int rec_check(const unsigned char *buf, size_t avail, int slot, struct re
 	return 0;
 }
 
-static void cw_error(struct cw_shared *sh, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void cw_error(struct cw_shared *sh, const char *fmt, ...)
+static __printf(2, 3) void cw_error(struct cw_shared *sh, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -1803,12 +1831,12 @@ static void cw_error(struct cw_shared *sh, const char *fmt, ...)
 }
 
 /* Write @len bytes of @buf in a few random pieces. */
-static int split_iov(struct iovec *iov, unsigned char *buf, size_t len, uint64_t *g)
+static int split_iov(struct iovec *iov, unsigned char *buf, size_t len, unsigned long long *g)
 {
 	int n = 0;
 
 	while (len && n < 7) {
-		size_t part = n == 6 ? len : 1 + rng_below(g, len);
+		size_t part = n >= 5 ? len : 1 + rng_below(g, len);
 
 		iov[n++] = (struct iovec){ buf, part };
 		if (!rng_below(g, 4))
@@ -1827,11 +1855,11 @@ struct cw_worker {
 
 static void *cw_writer(void *arg)
 {
+	static __thread unsigned char buf[CW_SLOT_LEN + CW_APP_MAX];
 	struct cw_worker *w = arg;
 	struct cw_shared *sh = w->sh;
-	static __thread unsigned char buf[CW_SLOT_LEN + CW_APP_MAX];
 	int fd[MAX_DEVICES], app_fd[MAX_DEVICES], d, i;
-	uint64_t g = 0xc0ffee + w->id;
+	unsigned long long g = 0xc0ffee + w->id;
 	struct iovec iov[16];
 
 	for (d = 0; d < sh->ndev; d++) {
@@ -1844,15 +1872,15 @@ static void *cw_writer(void *arg)
 			return NULL;
 		}
 	}
-	for (i = 1; i <= CW_OPS && !sh->errors; i++) {
-		uint32_t seq = i;
+	for (i = 1; i <= CW_OPS && !__atomic_load_n(&sh->errors, __ATOMIC_RELAXED); i++) {
+		unsigned int seq = i;
 		ssize_t ret;
 		size_t len;
 		int n;
 
 		d = rng_below(&g, sh->ndev);
 		if (rng_below(&g, 2)) {
-			uint16_t slot = rng_below(&g, CW_SLOTS);
+			unsigned short slot = rng_below(&g, CW_SLOTS);
 			bool nowait = !rng_below(&g, 4);
 
 			rec_make(buf, w->id, slot, seq, CW_SLOT_LEN);
@@ -1894,7 +1922,7 @@ static void *cw_reader(void *arg)
 {
 	struct cw_shared *sh = arg;
 	static unsigned char buf[256 * KIB];
-	uint64_t g = 0x5eed;
+	unsigned long long g = 0x5eed;
 	int fd[MAX_DEVICES], d;
 
 	for (d = 0; d < sh->ndev; d++) {
@@ -1904,7 +1932,8 @@ static void *cw_reader(void *arg)
 			return NULL;
 		}
 	}
-	while (!sh->stop && !sh->errors) {
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED) &&
+	       !__atomic_load_n(&sh->errors, __ATOMIC_RELAXED)) {
 		struct rec h;
 		ssize_t ret;
 		size_t at;
@@ -1951,7 +1980,7 @@ static void cw_verify(struct __test_metadata *_metadata, struct cw_shared *sh, i
 {
 	long long size = lseek(r->dev[d].probe, 0, SEEK_END), at;
 	unsigned char *buf = malloc(size > 0 ? size : 1);
-	uint32_t seen[CW_WRITERS] = { 0 }, count[CW_WRITERS] = { 0 };
+	unsigned int seen[CW_WRITERS] = { 0 }, count[CW_WRITERS] = { 0 };
 	struct rec h;
 	int s, w;
 
@@ -1987,6 +2016,7 @@ static void cw_verify(struct __test_metadata *_metadata, struct cw_shared *sh, i
 
 TEST_F_TIMEOUT(ramfile, concurrency, 300)
 {
+	struct rig *r = &self->r;
 	struct cw_shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	struct cw_worker workers[CW_WRITERS];
@@ -1996,11 +2026,11 @@ TEST_F_TIMEOUT(ramfile, concurrency, 300)
 	int d, i, s, status;
 
 	ASSERT_NE(MAP_FAILED, sh);
-	ASSERT_LT((long long)CW_APP_BASE + CW_WRITERS * CW_OPS * CW_APP_MAX, self->r.cap)
+	ASSERT_LT((long long)CW_APP_BASE + CW_WRITERS * CW_OPS * CW_APP_MAX, r->cap)
 		note("the concurrency test needs a larger capacity");
-	sh->ndev = self->r.ndev;
+	sh->ndev = r->ndev;
 	for (d = 0; d < sh->ndev; d++) {
-		sh->path[d] = self->r.dev[d].path;
+		sh->path[d] = r->dev[d].path;
 		sh->shared_fd[d] = open(sh->path[d], O_RDWR | O_TRUNC);
 		sh->shared_app_fd[d] = open(sh->path[d], O_RDWR | O_APPEND);
 		ASSERT_LE(0, sh->shared_fd[d]);
@@ -2034,7 +2064,7 @@ TEST_F_TIMEOUT(ramfile, concurrency, 300)
 		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
 		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
 	}
-	sh->stop = 1;
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
 	pthread_join(reader, NULL);
 	alarm(0);
 	note("concurrency: %lu reads checked, %lu RWF_NOWAIT writes got EAGAIN",
@@ -2042,7 +2072,7 @@ TEST_F_TIMEOUT(ramfile, concurrency, 300)
 	ASSERT_EQ(0, sh->errors)
 		note("%s", sh->error);
 	for (d = 0; d < sh->ndev; d++)
-		cw_verify(_metadata, sh, d, &self->r);
+		cw_verify(_metadata, sh, d, r);
 }
 
 /*
@@ -2053,7 +2083,7 @@ TEST_F_TIMEOUT(ramfile, concurrency, 300)
 struct busy {
 	int fd;
 	unsigned char *data;
-	volatile int stop;
+	int stop;
 	int errors;
 };
 
@@ -2061,7 +2091,7 @@ static void *busy_writer(void *arg)
 {
 	struct busy *b = arg;
 
-	while (!b->stop)
+	while (!__atomic_load_n(&b->stop, __ATOMIC_RELAXED))
 		if (pwrite(b->fd, b->data, MIB, 0) != (ssize_t)MIB)
 			b->errors++;
 	return NULL;
@@ -2069,6 +2099,7 @@ static void *busy_writer(void *arg)
 
 TEST_F_TIMEOUT(ramfile, nowait_contention, 120)
 {
+	struct rig *r = &self->r;
 	unsigned char *data = malloc(MIB), got[64];
 	struct timespec t0, now;
 	int d, fd;
@@ -2077,20 +2108,20 @@ TEST_F_TIMEOUT(ramfile, nowait_contention, 120)
 	ASSERT_NE(NULL, data);
 	for (i = 0; i < MIB; i++)
 		data[i] = i * 7 + (i >> 12);
-	for (d = 0; d < self->r.ndev; d++) {
+	for (d = 0; d < r->ndev; d++) {
 		struct busy b = { .data = data };
 		unsigned long eagain_r = 0, eagain_w = 0, ok = 0, bad = 0;
 		pthread_t t;
 
-		b.fd = open(self->r.dev[d].path, O_RDWR | O_TRUNC);
-		fd = open(self->r.dev[d].path, O_RDWR);
+		b.fd = open(r->dev[d].path, O_RDWR | O_TRUNC);
+		fd = open(r->dev[d].path, O_RDWR);
 		ASSERT_LE(0, b.fd);
 		ASSERT_LE(0, fd);
 		ASSERT_EQ((ssize_t)MIB, pwrite(fd, data, MIB, 0));
 		ASSERT_EQ(0, pthread_create(&t, NULL, busy_writer, &b));
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		do {
-			long long off = rng_next(&self->r.fill) % (MIB - sizeof(got));
+			long long off = rng_next(&r->fill) % (MIB - sizeof(got));
 			struct iovec v = { got, sizeof(got) };
 			ssize_t ret;
 
@@ -2112,10 +2143,10 @@ TEST_F_TIMEOUT(ramfile, nowait_contention, 120)
 			clock_gettime(CLOCK_MONOTONIC, &now);
 		} while ((!eagain_r || !eagain_w || ok < 10) && !bad &&
 			 now.tv_sec - t0.tv_sec < 20);
-		b.stop = 1;
+		__atomic_store_n(&b.stop, 1, __ATOMIC_RELAXED);
 		pthread_join(t, NULL);
 		note("%s: RWF_NOWAIT: %lu read and %lu write EAGAIN, %lu done",
-		     self->r.dev[d].path, eagain_r, eagain_w, ok);
+		     r->dev[d].path, eagain_r, eagain_w, ok);
 		EXPECT_EQ(0, b.errors);
 		EXPECT_EQ(0, bad);
 		EXPECT_LT(0, eagain_r);
@@ -2129,9 +2160,11 @@ TEST_F_TIMEOUT(ramfile, nowait_contention, 120)
 /* --demo: a few scattered segments out with writev(), back with readv(). */
 static int demo(void)
 {
-	static char hello[] = "Hello", comma[] = ", ", from[] = "scattered ", world[] = "world!";
+	static const char hello[] = "Hello", comma[] = ", ", from[] = "scattered ",
+		world[] = "world!";
 	struct iovec out[] = {
-		{ hello, 5 }, { comma, 2 }, { NULL, 0 }, { from, 10 }, { world, 6 },
+		{ (void *)hello, 5 }, { (void *)comma, 2 }, { NULL, 0 },
+		{ (void *)from, 10 }, { (void *)world, 6 },
 	};
 	const char *paths[MAX_DEVICES];
 	int n = device_list(paths), d, i, bad = !n;
@@ -2149,8 +2182,8 @@ static int demo(void)
 		}
 		printf("%s:\n", paths[d]);
 		w = writev(fd, out, 5);
-		printf("  writev() of 5 segments \"Hello\" \", \" \"\" \"scattered \" \"world!\" = %zd\n",
-		       w);
+		printf("  writev() of 5 segments %s = %zd\n",
+		       "\"Hello\" \", \" \"\" \"scattered \" \"world!\"", w);
 		if (lseek(fd, 0, SEEK_SET) == 0)
 			r = readv(fd, in, 3);
 		printf("  readv() into 3 segments of 3, 8, 16 bytes = %zd:", r);
@@ -2161,7 +2194,7 @@ static int demo(void)
 		bad |= w != 23 || r != 23;
 	}
 	if (!n)
-		printf("iov_ramfile demo: no device found\n");
+		printf("no iov_ramfile device found\n");
 	return bad;
 }
 
