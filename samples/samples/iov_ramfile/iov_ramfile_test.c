@@ -1771,12 +1771,12 @@ TEST_F_TIMEOUT(ramfile, random_differential, 300)
 #define CW_THREADS	2
 #define CW_PROCS	2
 #define CW_WRITERS	(CW_THREADS + CW_PROCS)
-#define CW_OPS		500
+#define CW_OPS		1000
 #define CW_SLOTS	8
 #define CW_SLOT_LEN	(2 * PAGE + 777)
 #define CW_SLOT_BASE	4097
 #define CW_APP_BASE	(CW_SLOT_BASE + CW_SLOTS * CW_SLOT_LEN)
-#define CW_APP_MAX	1500
+#define CW_APP_MAX	700
 #define CW_MAGIC	0x10ca7ed0
 
 struct rec {
@@ -1801,20 +1801,23 @@ struct cw_shared {
 	unsigned long reads;
 };
 
-static unsigned char rec_byte(const struct rec *h, size_t i)
+/*
+ * A record: its header, a body of one byte value particular to it, and
+ * the header again at the end. Cheap to make, so writers collide often.
+ */
+static unsigned char rec_fill(const struct rec *h)
 {
-	return (h->writer * 131 + h->seq * 31 + h->slot * 7 + i * 13) ^ (i >> 8);
+	return (h->writer * 131 + h->seq * 31 + h->slot * 7) | 1;
 }
 
 static void rec_make(unsigned char *buf, unsigned short writer, unsigned short slot,
 		     unsigned int seq, unsigned int len)
 {
 	struct rec h = { CW_MAGIC, writer, slot, seq, len };
-	size_t i;
 
 	memcpy(buf, &h, sizeof(h));
-	for (i = sizeof(h); i < len; i++)
-		buf[i] = rec_byte(&h, i);
+	memset(buf + sizeof(h), rec_fill(&h), len - 2 * sizeof(h));
+	memcpy(buf + len - sizeof(h), &h, sizeof(h));
 }
 
 /* 0 if @buf holds a whole record for @slot (or of any length if -1). */
@@ -1826,11 +1829,12 @@ static int rec_check(const unsigned char *buf, size_t avail, int slot, struct re
 	if (avail < sizeof(h))
 		return -1;
 	memcpy(&h, buf, sizeof(h));
-	if (h.magic != CW_MAGIC || h.len < sizeof(h) || h.len > avail ||
-	    (slot >= 0 && (h.slot != slot || h.len != CW_SLOT_LEN)))
+	if (h.magic != CW_MAGIC || h.len < 2 * sizeof(h) || h.len > avail ||
+	    (slot >= 0 && (h.slot != slot || h.len != CW_SLOT_LEN)) ||
+	    memcmp(buf + h.len - sizeof(h), &h, sizeof(h)))
 		return -1;
-	for (i = sizeof(h); i < h.len; i++)
-		if (buf[i] != rec_byte(&h, i))
+	for (i = sizeof(h); i < h.len - sizeof(h); i++)
+		if (buf[i] != rec_fill(&h))
 			return -1;
 	*out = h;
 	return 0;
@@ -1915,7 +1919,8 @@ static void *cw_writer(void *arg)
 			}
 			sh->last_seq[d][w->id][slot] = seq;
 		} else {
-			len = sizeof(struct rec) + rng_below(&g, CW_APP_MAX - sizeof(struct rec));
+			len = 2 * sizeof(struct rec) +
+			      rng_below(&g, CW_APP_MAX - 2 * sizeof(struct rec));
 			rec_make(buf, w->id, 0xffff, seq, len);
 			n = split_iov(iov, buf, len, &g);
 			ret = writev(app_fd[d], iov, n);
