@@ -27,9 +27,11 @@
  *   - O_TRUNC together with write access (O_WRONLY or O_RDWR) resets the
  *     file: size 0, contents zero. O_TRUNC on a read-only open does nothing.
  *     This is how user space starts from an empty file.
- *   - The open sets FMODE_NOWAIT, so RWF_NOWAIT is accepted (see below);
- *     it keeps FMODE_PREAD/FMODE_PWRITE (no nonseekable_open()), so pread,
- *     pwrite, preadv2 and pwritev2 work at any offset.
+ *   - The open sets FMODE_NOWAIT, so RWF_NOWAIT is accepted (see below).
+ *     The VFS sets FMODE_LSEEK, FMODE_PREAD and FMODE_PWRITE before
+ *     misc_open() calls us; we keep them (no nonseekable_open() or
+ *     stream_open()), so pread, pwrite, preadv2 and pwritev2 work at any
+ *     offset, and FMODE_LSEEK stays because there is an ->llseek.
  *
  * read_iter (read, readv, pread, preadv, preadv2):
  *   - A request for 0 bytes returns 0.
@@ -61,6 +63,9 @@
  *     -EINTR if none); only a task that is being killed can see it.
  *
  * Both directions:
+ *   - Order: a request for 0 bytes returns 0 at once; any other first takes
+ *     the device lock, then checks EOF (read) or IOCB_APPEND and the
+ *     capacity (write), and only then touches the user buffer.
  *   - IOCB_NOWAIT (RWF_NOWAIT): the device lock is only tried; if another
  *     request holds it the call returns -EAGAIN and changes nothing.
  *     Otherwise the request runs as usual (the data is in RAM; faults on

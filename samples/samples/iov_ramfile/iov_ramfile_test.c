@@ -517,6 +517,11 @@ static struct res device_op(struct target *t, const struct op *op)
 	return res;
 }
 
+static const char *err_name(int err)
+{
+	return err ? strerror(err) : "no error";
+}
+
 static __printf(4, 5) void mismatch(struct rig *r, const struct target *t, const struct op *op,
 		     const char *fmt, ...)
 {
@@ -679,13 +684,12 @@ static struct res run(struct rig *r, const struct op *op)
 		if (d && (got.ret != first.ret || got.err != first.err || got.pos != first.pos))
 			mismatch(r, t, op,
 				 "differs from %s: %lld (%s) offset %lld, there %lld (%s) offset %lld",
-				 r->dev[0].path, got.ret, strerror(got.err), got.pos,
-				 first.ret, strerror(first.err), first.pos);
+				 r->dev[0].path, got.ret, err_name(got.err), got.pos,
+				 first.ret, err_name(first.err), first.pos);
 		first = d ? first : got;
 		if (got.ret != want.ret || got.err != want.err) {
 			mismatch(r, t, op, "returned %lld (%s), model %lld (%s)",
-				 got.ret, got.err ? strerror(got.err) : "no error",
-				 want.ret, want.err ? strerror(want.err) : "no error");
+				 got.ret, err_name(got.err), want.ret, err_name(want.err));
 			continue;
 		}
 		if (got.pos != want.pos) {
