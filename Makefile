@@ -18,6 +18,9 @@ JOBS    ?= $(shell echo $$(($$(nproc) + 1)))
 BOOT_TIMEOUT ?= 900
 # Patch files (globs) to leave out of the build, e.g. EXCLUDE='*-filemap-*'.
 EXCLUDE ?=
+# Requests in the iov_ramfile random run (a soak test; raise BOOT_TIMEOUT).
+SOAK ?=
+GUEST_ARGS = $(if $(SOAK),IOV_SOAK=$(SOAK) TEST_TIMEOUT=$(BOOT_TIMEOUT))
 
 # Start time for the "[mm:ss]" progress lines, fixed once per top-level make.
 ifndef IOV_T0
@@ -68,7 +71,7 @@ help:
 	@echo '  clean         remove kernel objects and boot output (keeps the tree)'
 	@echo '  distclean     remove build/ entirely'
 	@echo
-	@echo 'Knobs: JOBS=$(JOBS) BOOT_TIMEOUT=$(BOOT_TIMEOUT) EXCLUDE=$(EXCLUDE)'
+	@echo 'Knobs: JOBS=$(JOBS) BOOT_TIMEOUT=$(BOOT_TIMEOUT) EXCLUDE=$(EXCLUDE) SOAK=$(SOAK)'
 
 deps:
 	@mkdir -p $(B)
@@ -134,12 +137,12 @@ RESULTS = scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen >$(QOUT)/vers
 # Lint failures do not stop the boot: the results table reports them.
 qemu: patches-check kernel initramfs
 	@$(LINT) || true
-	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT)
+	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS)
 	@$(RESULTS)
 
 check: patches-check kernel initramfs
 	@$(LINT) || true
-	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) </dev/null
+	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS) </dev/null
 	@$(RESULTS)
 
 # The mm/filemap patch (by file name), for EXCLUDE: the selftests must pass
