@@ -169,7 +169,8 @@ bench-filemap: patches-check
 	@qemu/bench-filemap.sh $(BENCH) $(BENCH_BOOTS) $(BOOT_TIMEOUT) </dev/null
 
 clean:
-	rm -rf $(KOBJ) $(KOBJ).kconfig $(QOUT) $(B)/tests $(INITRAMFS) $(STAMP_CONFIG)
+	rm -rf $(KOBJ) $(KOBJ).kconfig $(QOUT) $(B)/tests $(INITRAMFS) $(STAMP_CONFIG) \
+		$(B)/lint.tap* $(B)/rust-compile-fail
 
 distclean:
 	rm -rf $(B)
