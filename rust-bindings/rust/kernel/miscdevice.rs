@@ -16,7 +16,7 @@
 //!   [`MiscDevice::open`] sees it: the misc core serialises `open` against deregistration, but
 //!   files stay open after the device is deregistered.
 //! - [`MiscDevice::Ptr`] is what `open` returns for one open file (typically an
-//!   [`Arc`](crate::sync::Arc) of state shared by all opens, or a [`KBox`](crate::alloc::KBox)
+//!   [`Arc`](crate::sync::Arc) of state shared by all opens, or a [`KBox`]
 //!   of state of its own). It is kept in the file's `private_data`, borrowed by the other
 //!   operations, and handed back to [`MiscDevice::release`] when the last reference to the file
 //!   goes away.
@@ -147,8 +147,8 @@ pub trait MiscDevice: Sized {
 ///
 /// # Invariants
 ///
-/// `inner` is registered with the misc core, with `fops` from [`MiscDeviceRegistration::FOPS`]
-/// for `T`, until `self` is dropped.
+/// `inner` is registered with the misc core, with `fops` pointing to the `FOPS` of `T`, until
+/// `self` is dropped.
 ///
 /// # Examples
 ///
@@ -356,7 +356,10 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
     ///
     /// Called by the VFS with `iocb` and `to` valid until it returns, `iocb` for a file that
     /// `open` succeeded on and that is not released before the call returns.
-    unsafe extern "C" fn read_iter(iocb: *mut bindings::kiocb, to: *mut bindings::iov_iter) -> isize {
+    unsafe extern "C" fn read_iter(
+        iocb: *mut bindings::kiocb,
+        to: *mut bindings::iov_iter,
+    ) -> isize {
         // SAFETY: The VFS guarantees what `from_raw` requires until the call returns.
         let res = unsafe { Kiocb::from_raw(iocb) }.and_then(|mut iocb| {
             // SAFETY: As above; the C iterator belongs to this call.
@@ -403,7 +406,9 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
         let device = unsafe { Self::device(file) };
         match T::llseek(device, file, offset, whence) {
             // SAFETY: `file` is valid; `vfs_setpos()` checks the range and sets `f_pos`.
-            Ok(pos) => unsafe { bindings::vfs_setpos(file.as_raw(), pos, bindings::MAX_LFS_FILESIZE) },
+            Ok(pos) => unsafe {
+                bindings::vfs_setpos(file.as_raw(), pos, bindings::MAX_LFS_FILESIZE)
+            },
             Err(e) => e.to_errno().into(),
         }
     }

@@ -119,9 +119,7 @@ impl MiscDevice for RamFile {
         let mut fault = false;
         while !to.is_empty() && pos < contents.size {
             let offset = pos % PAGE_SIZE;
-            let want = (PAGE_SIZE - offset)
-                .min(to.len())
-                .min(contents.size - pos);
+            let want = (PAGE_SIZE - offset).min(to.len()).min(contents.size - pos);
             let copied = to.copy_page_to_iter(&contents.pages[pos / PAGE_SIZE], offset, want)?;
             pos += copied;
             if copied < want {
@@ -181,7 +179,7 @@ impl MiscDevice for RamFile {
             pos += from.copy_page_from_iter_atomic(page, offset, want)?;
             task::cond_resched();
         }
-        if pos > contents.size {
+        if pos > start && pos > contents.size {
             // INVARIANT: The bytes up to `pos` were just written; those after it stay zero.
             contents.size = pos;
         }
