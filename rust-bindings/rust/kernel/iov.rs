@@ -22,9 +22,11 @@
 //!   [`EINVAL`] instead. [`IovIter::truncate`] and [`IovIter::reexpand`] are balanced in the
 //!   same way, and [`IovIter::checkpoint`] gives a guard that restores the position when dropped.
 //!
-//! An [`IovIter`] is neither [`Send`] nor [`Sync`]: copies into and out of `bio_vec` pages go
-//! through `kmap_local_page()` mappings that belong to the current task, an iterator handed in by
-//! C belongs to the call that handed it in, and the C functions assume a single user.
+//! An [`IovIter`] is neither [`Send`] nor [`Sync`]: a user-backed iterator means the address
+//! space of the task that built it (another task copying through it would reach into its own),
+//! an iterator handed in by C belongs to the call that handed it in, and the C functions assume
+//! a single user. (The `kmap_local_page()` mappings of `bio_vec` copies are not the reason: each
+//! copy makes and drops its own.)
 //!
 //! Every method is `#[inline]` and calls the exported C function directly where there is one
 //! (`_copy_to_iter()`, not the `static inline` `copy_to_iter()`: a slice is always the right
@@ -848,6 +850,8 @@ impl<'data, D: Direction> IovIter<'data, D> {
 
     /// Returns the OR of the addresses and lengths of the rest of the iterator's segments, so
     /// that its lowest set bit gives the alignment of the whole (C's `iov_iter_alignment()`).
+    /// An empty iterator gives 0; the C function is not called for it, as it would read the
+    /// segment after the last one.
     ///
     /// # Examples
     ///
@@ -862,11 +866,18 @@ impl<'data, D: Direction> IovIter<'data, D> {
     /// src.advance(2);
     /// assert_eq!(src.alignment() & 1, 0);
     /// assert_ne!(src.alignment() & 2, 0);
+    /// src.advance(usize::MAX);
+    /// assert_eq!(src.alignment(), 0);
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
     pub fn alignment(&self) -> usize {
-        // SAFETY: By the type invariants the iterator is valid; the function only reads it.
+        // The C function reads the current segment even when there is none left.
+        if self.is_empty() {
+            return 0;
+        }
+        // SAFETY: By the type invariants the iterator is valid; the function only reads it. It is
+        // not empty, so its current segment exists.
         unsafe { bindings::iov_iter_alignment(self.raw()) as usize }
     }
 
@@ -910,7 +921,8 @@ impl<'data, D: Direction> IovIter<'data, D> {
     }
 
     /// Returns `true` if every segment's address has no bit of `addr_mask` set and every
-    /// segment's length no bit of `len_mask` (C's `iov_iter_is_aligned()`).
+    /// segment's length no bit of `len_mask` (C's `iov_iter_is_aligned()`). An empty iterator is
+    /// aligned; the C function is not called for it, as it would read the segment after the last.
     ///
     /// # Examples
     ///
@@ -924,11 +936,18 @@ impl<'data, D: Direction> IovIter<'data, D> {
     /// assert!(src.is_aligned(511, 511));
     /// src.advance(1);
     /// assert!(!src.is_aligned(511, 0));
+    /// src.advance(usize::MAX);
+    /// assert!(src.is_aligned(511, 511));
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
     pub fn is_aligned(&self, addr_mask: u32, len_mask: u32) -> bool {
-        // SAFETY: By the type invariants the iterator is valid; the function only reads it.
+        // The C function reads the current segment even when there is none left.
+        if self.is_empty() {
+            return true;
+        }
+        // SAFETY: By the type invariants the iterator is valid; the function only reads it. It is
+        // not empty, so its current segment exists.
         unsafe { bindings::iov_iter_is_aligned(self.raw(), addr_mask, len_mask) }
     }
 
@@ -1038,6 +1057,10 @@ impl<'data, D: Direction> IovIter<'data, D> {
 
     /// Lowers the count of the iterator to at most `max` bytes and returns by how much it went
     /// down (C's `iov_iter_truncate()`). [`IovIter::reexpand`] gives the bytes back.
+    ///
+    /// Dropping the iterator does not give them back. For an iterator handed in by C
+    /// ([`IovIter::from_raw`]), call [`IovIter::reexpand`] before returning, as C code does after
+    /// `iov_iter_truncate()`, or the caller sees the lowered count.
     ///
     /// # Examples
     ///
@@ -1491,9 +1514,10 @@ impl<'data> IovIter<'data, Source> {
     /// Like [`IovIter::copy_page_from_iter`], but with page faults disabled, so it can be used
     /// with a page lock held or in atomic context (C's `copy_page_from_iter_atomic()`).
     ///
-    /// For user memory that is not present it copies less, possibly nothing; the usual loop
-    /// faults the memory in with [`IovIter::fault_in_readable`] first, outside the lock, and
-    /// tries again if nothing was copied.
+    /// For user memory that is not present it copies less, possibly nothing. The loop of the
+    /// example faults the memory in with [`IovIter::fault_in_readable`] before each copy, outside
+    /// the lock; C's `generic_perform_write()` copies first and faults in only after a copy that
+    /// made no progress, once the page is unlocked. Either way, a short copy is retried.
     ///
     /// # Examples
     ///
