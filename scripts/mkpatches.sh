@@ -21,10 +21,11 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 check=
-if [ "$1" = --check ]; then
+if [ "${1-}" = --check ]; then
 	check=1
 	shift
 fi
+[ $# -eq 2 ] || die "usage: $0 [--check] WORKTREE OUTDIR"
 work=$1
 out=$2
 top=$(pwd)
