@@ -21,6 +21,10 @@ EXCLUDE ?=
 # Requests in the iov_ramfile random run (a soak test; raise BOOT_TIMEOUT).
 SOAK ?=
 GUEST_ARGS = $(if $(SOAK),IOV_SOAK=$(SOAK) TEST_TIMEOUT=$(BOOT_TIMEOUT))
+# Not the default 4 MiB, and not a whole number of pages: the capacity
+# test checks that the module parameter took effect.
+RAMFILE_CAPACITY = 4195304
+GUEST_ARGS += c_iov_ramfile.capacity=$(RAMFILE_CAPACITY) rust_iov_ramfile.capacity=$(RAMFILE_CAPACITY)
 
 # Start time for the "[mm:ss]" progress lines, fixed once per top-level make.
 ifndef IOV_T0

@@ -3,8 +3,9 @@
 # Build-time checks, reported as TAP in OUT (qemu/results.py shows them as
 # the "build lint" suite): checkpatch --strict on every patch of the series,
 # rustfmtcheck, rustdoc and kernel-doc (warnings fail) on the patched tree,
-# and the Rust misuse cases of scripts/rust-compile-fail/, which must not
-# compile. Exits 1 if any check failed.
+# the Rust misuse cases of scripts/rust-compile-fail/, which must not
+# compile, and the sample drivers built as modules. Exits 1 if any check
+# failed.
 # Usage: scripts/lint.sh OUT PATCHDIR KSRC KMAKE...
 #   KMAKE: the make command line for the kernel tree, with O=
 set -eu
@@ -67,11 +68,30 @@ for src in "$(dirname "$0")"/rust-compile-fail/*.rs; do
 	result "rust_compile_fail_$(basename "$src" .rs)" $rc
 done
 
+# The samples are built into the guest kernel; they must also build as
+# modules, with their "capacity" parameter in the module info.
+modwork=$(realpath "$(dirname "$out")")/sample-modules
+for src in samples/iov_ramfile/c_iov_ramfile.c samples/rust/rust_iov_ramfile.rs; do
+	name=$(basename "$src")
+	name=${name%.*}
+	dir=$modwork/$name
+	rc=0
+	{
+		rm -rf "$dir" && mkdir -p "$dir" &&
+		cp "$ksrc/$src" "$dir/" &&
+		echo "obj-m := $name.o" >"$dir/Kbuild" &&
+		"$@" M="$dir" modules &&
+		llvm-objcopy-19 -O binary --only-section=.modinfo "$dir/$name.ko" "$dir/modinfo" &&
+		tr '\0' '\n' <"$dir/modinfo" | grep '^parm=capacity:'
+	} >"$tmp" 2>&1 || rc=$?
+	result "module_$name" $rc
+done
+
 {
 	echo "TAP version 13"
 	echo "1..$n"
 	cat "$out.body"
 } >"$out"
 rm -f "$out.body"
-step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck, rustdoc, kernel-doc, Rust compile-fail)"
+step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck, rustdoc, kernel-doc, Rust compile-fail, sample modules)"
 [ "$failed" = 0 ]

@@ -23,13 +23,15 @@ pub mod flags {
     pub const O_RDWR: u32 = bindings::O_RDWR;
     /// Every write goes to the end of the file.
     pub const O_APPEND: u32 = bindings::O_APPEND;
-    /// Empty the file when it is opened for writing.
+    /// Empty the file when it is opened for writing. Only the `open` file operation sees it: the
+    /// VFS clears it in `f_flags` once the open has succeeded.
     pub const O_TRUNC: u32 = bindings::O_TRUNC;
     /// Do not block (for requests without their own `IOCB_NOWAIT`).
     pub const O_NONBLOCK: u32 = bindings::O_NONBLOCK;
     /// Write data and metadata synchronously.
     pub const O_SYNC: u32 = bindings::O_SYNC;
-    /// Bypass the page cache.
+    /// Bypass the page cache (refused by the VFS for files without `FMODE_CAN_ODIRECT`, which
+    /// misc devices do not set).
     pub const O_DIRECT: u32 = bindings::O_DIRECT;
 }
 
@@ -49,7 +51,7 @@ pub mod flags {
 /// use kernel::bindings;
 /// use kernel::fs::file::{flags, File};
 ///
-/// // A file as an `open(O_RDWR | O_TRUNC)` of a seekable file would leave it.
+/// // A file as the `open` handler of an `open(O_RDWR | O_TRUNC)` sees it.
 /// // SAFETY: All zeroes is a valid `struct file`.
 /// let mut raw: bindings::file = unsafe { core::mem::zeroed() };
 /// raw.f_flags = flags::O_RDWR | flags::O_TRUNC;

@@ -60,8 +60,9 @@ impl<'a> Kiocb<'a> {
     ///
     /// # Safety
     ///
-    /// `ptr` is null or points to a valid `struct kiocb` whose `ki_filp` is valid, and both stay
-    /// valid for `'a`, during which nothing else accesses the `struct kiocb`.
+    /// `ptr` is null or points to a valid `struct kiocb` that stays valid for `'a`, during which
+    /// nothing else accesses it. Its `ki_filp` is valid for `'a`, or null if [`Kiocb::file`] is
+    /// never called (as in the examples).
     #[inline]
     pub unsafe fn from_raw(ptr: *mut bindings::kiocb) -> Result<Self> {
         let ptr = NonNull::new(ptr).ok_or(EINVAL)?;
