@@ -42,7 +42,7 @@
 //! }
 //! ```
 
-use crate::{bindings, ffi::c_void, str::CStr, types::Opaque};
+use crate::{bindings, ffi::c_void, str::CStr};
 use core::cell::UnsafeCell;
 
 /// The value of a module parameter of type `T`, set by the kernel before the module runs.
@@ -91,8 +91,11 @@ impl<T: Copy> ModuleParam<T> {
 /// A `struct kernel_param`: one parameter as the kernel's parameter parsing sees it.
 ///
 /// Declared by [`module!`](crate::prelude::module), not by hand.
+///
+/// Like C's, it is never written after it is built, so it is a plain (read-only) static, not an
+/// `Opaque` one.
 #[repr(transparent)]
-pub struct KernelParam(Opaque<bindings::kernel_param>);
+pub struct KernelParam(bindings::kernel_param);
 
 // SAFETY: The C side only reads the structure; every pointer in it refers to static data, and
 // the value it points to is synchronised as described by `ModuleParam`.
@@ -114,7 +117,7 @@ impl KernelParam {
         ops: *const bindings::kernel_param_ops,
         arg: *mut c_void,
     ) -> Self {
-        Self(Opaque::new(bindings::kernel_param {
+        Self(bindings::kernel_param {
             name: name.as_char_ptr(),
             mod_: module,
             ops,
@@ -124,6 +127,6 @@ impl KernelParam {
             level: -1,
             flags: 0,
             __bindgen_anon_1: bindings::kernel_param__bindgen_ty_1 { arg },
-        }))
+        })
     }
 }

@@ -86,11 +86,15 @@
  *     sharing one open file and using read()/write() concurrently race on
  *     the position; use pread/pwrite or separate opens.
  *
- * There is no mmap, ioctl or splice; a fault on the user buffer can
- * therefore never need this device's lock, which is why read_iter may copy
- * with page faults enabled while holding it. write_iter still uses the
- * fault-in + atomic-copy pattern: it is the one filesystems need (a source
- * mapped from the page being written), and this sample shows it.
+ * There is no mmap, ioctl or splice, so the kernel itself never needs this
+ * device's lock to resolve a fault on the user buffer; that is why
+ * read_iter may copy with page faults enabled while holding it. (A buffer
+ * whose faults are served by user space, userfaultfd or FUSE, can make the
+ * fault wait for a task that is itself waiting for the lock; the lock is
+ * not killable. A sample accepts that; a real driver would drop its lock
+ * around the copy or use mutex_lock_killable().) write_iter still uses
+ * the fault-in + atomic-copy pattern: it is the one filesystems need (a
+ * source mapped from the page being written), and this sample shows it.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
