@@ -7,20 +7,33 @@ ifneq ($(LLVM),1)
 $(error this project builds the kernel with LLVM=1 (clang + Rust); got LLVM=$(LLVM))
 endif
 
+# DEBUG=1: the hardened kernel (qemu/debug.config on top of guest.config:
+# KASAN, UBSAN, lockdep, usercopy fault injection), built and booted in
+# directories of its own ("-debug"), so the normal build stays incremental.
+DEBUG ?=
+DBG     := $(if $(filter 1,$(DEBUG)),-debug)
+
 B       := $(CURDIR)/build
 KSRC    := $(B)/linux
 KWORK   := $(B)/linux-work
-KOBJ    := $(B)/obj
+KOBJ    := $(B)/obj$(DBG)
 TOOLS   := $(B)/tools
-QOUT    := $(B)/qemu
+QOUT    := $(B)/qemu$(DBG)
 TARBALL := /usr/src/linux-source-6.12.tar.xz
 JOBS    ?= $(shell echo $$(($$(nproc) + 1)))
-BOOT_TIMEOUT ?= 900
+BOOT_TIMEOUT ?= $(if $(DBG),3000,900)
 # Patch files (globs) to leave out of the build, e.g. EXCLUDE='*-filemap-*'.
 EXCLUDE ?=
 # Requests in the iov_ramfile random run (a soak test; raise BOOT_TIMEOUT).
 SOAK ?=
 GUEST_ARGS = $(if $(SOAK),IOV_SOAK=$(SOAK) TEST_TIMEOUT=$(BOOT_TIMEOUT))
+# The debug boot also injects usercopy faults (at least FAULTS in each of
+# two workloads) and repeats the concurrency test SOAK_ROUNDS times.
+FAULTS      ?= 10000
+SOAK_ROUNDS ?= 10
+ifneq ($(DBG),)
+GUEST_ARGS += IOV_FAULTS=$(FAULTS) IOV_CW_ROUNDS=$(SOAK_ROUNDS) TEST_TIMEOUT=$(BOOT_TIMEOUT)
+endif
 
 # Start time for the "[mm:ss]" progress lines, fixed once per top-level make.
 ifndef IOV_T0
@@ -39,9 +52,15 @@ KMAKE = $(MAKE) -C $(KSRC) ARCH=x86_64 LLVM=1 CLIPPY=1 \
 
 STAMP_TREE   := $(KSRC)/.git/debian-version
 STAMP_SERIES := $(B)/series.applied
-STAMP_CONFIG := $(B)/config.done
+STAMP_CONFIG := $(B)/config$(DBG).done
 BZIMAGE      := $(KOBJ)/arch/x86/boot/bzImage
-INITRAMFS    := $(B)/initramfs.cpio.gz
+INITRAMFS    := $(B)/initramfs$(DBG).cpio.gz
+KLOG         := $(B)/kernel$(DBG).log
+# The debug build's config fragment, user programs and expected suites are
+# the normal ones plus qemu/*-debug* (concatenated under build/).
+FRAGMENT     := $(if $(DBG),$(B)/guest-debug.config,qemu/guest.config)
+USER_TESTS   := $(if $(DBG),$(B)/user-tests-debug,qemu/user-tests)
+EXPECTED     := $(if $(DBG),$(B)/expected-suites-debug,qemu/expected-suites)
 
 .PHONY: help deps tools tree patches patches-check apply config kernel \
 	rustavailable tests initramfs lint qemu check clean distclean FORCE
@@ -68,10 +87,16 @@ help:
 	@echo '  check-without-filemap  check on a kernel without the mm/filemap patch'
 	@echo '  bench-filemap small-write benchmark, kernels with/without the mm/filemap'
 	@echo '                patch booted alternately (BENCH_BOOTS each; not in check)'
+	@echo '  bench         Rust kernel::iov and Rust sample vs C, one boot: table, CSV,'
+	@echo '                plot in build/bench/iov/ (BENCH_SAMPLES; not in check)'
 	@echo '  clean         remove kernel objects and boot output (keeps the tree)'
 	@echo '  distclean     remove build/ entirely'
 	@echo
+	@echo '  check DEBUG=1 the same on the hardened kernel (KASAN, UBSAN, lockdep,'
+	@echo '                usercopy fault injection, concurrency soak); build/*-debug'
+	@echo
 	@echo 'Knobs: JOBS=$(JOBS) BOOT_TIMEOUT=$(BOOT_TIMEOUT) EXCLUDE=$(EXCLUDE) SOAK=$(SOAK)'
+	@echo '       DEBUG=$(DEBUG) FAULTS=$(FAULTS) SOAK_ROUNDS=$(SOAK_ROUNDS) BENCH_SAMPLES=$(BENCH_SAMPLES)'
 
 deps:
 	@mkdir -p $(B)
@@ -102,9 +127,18 @@ $(STAMP_SERIES): $(STAMP_TREE) FORCE
 
 apply: $(STAMP_SERIES)
 
-$(STAMP_CONFIG): qemu/guest.config $(STAMP_SERIES) scripts/kconfig.sh | tools
-	@scripts/kconfig.sh $(KSRC) qemu/guest.config $(KOBJ) $(KMAKE)
+$(STAMP_CONFIG): $(FRAGMENT) $(STAMP_SERIES) scripts/kconfig.sh | tools
+	@scripts/kconfig.sh $(KSRC) $(FRAGMENT) $(KOBJ) $(KMAKE)
 	@touch $@
+
+$(B)/guest-debug.config: qemu/guest.config qemu/debug.config
+	@mkdir -p $(B) && cat $^ >$@
+
+$(B)/user-tests-debug: qemu/user-tests qemu/user-tests-debug
+	@mkdir -p $(B) && cat $^ >$@
+
+$(B)/expected-suites-debug: qemu/expected-suites qemu/expected-suites-debug
+	@mkdir -p $(B) && cat $^ >$@
 
 config: $(STAMP_CONFIG)
 
@@ -112,37 +146,39 @@ rustavailable: $(STAMP_TREE) | tools
 	@$(KMAKE) O=$(KOBJ) rustavailable
 
 kernel: $(STAMP_CONFIG)
-	@. scripts/lib.sh; step kernel "make LLVM=1 -j$(JOBS) (log: $(B)/kernel.log)"
-	@$(KMAKE) O=$(KOBJ) -j$(JOBS) all headers >$(B)/kernel.log 2>&1 || \
-		{ grep -E -B2 -A8 'error|Error' $(B)/kernel.log | tail -n 60; \
-		  echo 'error: kernel build failed (log: $(B)/kernel.log)'; exit 1; }
-	@. scripts/lib.sh; step kernel "$$(grep -c . $(B)/kernel.log) lines of output, bzImage ready"
+	@. scripts/lib.sh; step kernel "make LLVM=1 -j$(JOBS) (log: $(KLOG))"
+	@$(KMAKE) O=$(KOBJ) -j$(JOBS) all headers >$(KLOG) 2>&1 || \
+		{ grep -E -B2 -A8 'error|Error' $(KLOG) | tail -n 60; \
+		  echo 'error: kernel build failed (log: $(KLOG))'; exit 1; }
+	@. scripts/lib.sh; step kernel "$$(grep -c . $(KLOG)) lines of output, bzImage ready"
 
 # Test programs are built from the patched tree, against its uapi headers.
-tests: kernel
-	@qemu/mktests.sh $(KSRC) $(KOBJ) qemu/user-tests $(B)/tests
+tests: kernel $(USER_TESTS)
+	@qemu/mktests.sh $(KSRC) $(KOBJ) $(USER_TESTS) $(B)/tests$(DBG)
 
 initramfs: tests
-	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/tests
+	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/tests$(DBG)
 
-LINT = scripts/lint.sh $(B)/lint.tap patches $(KSRC) $(KMAKE) O=$(KOBJ)
+# The lint suite checks sources, not the build: the debug run skips it.
+LINT = $(if $(DBG),true,scripts/lint.sh $(B)/lint.tap patches $(KSRC) $(KMAKE) O=$(KOBJ))
 
 lint: kernel
 	@$(LINT)
 
 RESULTS = scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen >$(QOUT)/versions.txt && \
-	qemu/results.py --out $(QOUT) --ksrc $(KSRC) --expected qemu/expected-suites \
-		--versions $(QOUT)/versions.txt --lint $(B)/lint.tap
+	qemu/results.py --out $(QOUT) --ksrc $(KSRC) --expected $(EXPECTED) \
+		--versions $(QOUT)/versions.txt $(if $(DBG),,--lint $(B)/lint.tap)
 
 # Lint failures do not stop the boot: the results table reports them.
-qemu: patches-check kernel initramfs
+qemu: patches-check kernel initramfs $(EXPECTED)
 	@$(LINT) || true
 	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS)
 	@$(RESULTS)
 
-check: patches-check kernel initramfs
+check: patches-check kernel initramfs $(EXPECTED)
 	@$(LINT) || true
 	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS) </dev/null
+	@[ -z "$(DBG)" ] || tr -d '\r' <$(QOUT)/results.log | grep -a 'usercopy faults injected' || true
 	@$(RESULTS)
 
 # The mm/filemap patch (by file name), for EXCLUDE: the selftests must pass
@@ -168,8 +204,35 @@ bench-filemap: patches-check
 	@qemu/mkinitramfs.sh $(BENCH)/initramfs.cpio.gz $(BENCH)/prog
 	@qemu/bench-filemap.sh $(BENCH) $(BENCH_BOOTS) $(BOOT_TIMEOUT) </dev/null
 
+# "make bench": the cost of the Rust kernel::iov wrapper and of the Rust
+# RAM file sample against C, in one boot of the normal kernel with only the
+# KUnit case iov_rust_bench.wrapper_cost and only qemu/bench-ramfile.c in
+# the initramfs; results, CSV and plot in build/bench/iov/. Not in check.
+BENCH_IOV     := $(BENCH)/iov
+BENCH_SAMPLES ?= 31
+BENCH_ARGS = kunit.filter_glob=iov_rust_bench.wrapper_cost \
+	iov_bench_kunit.samples=$(BENCH_SAMPLES) iov_bench_kunit.batch_kib=1024 \
+	BENCH_SAMPLES=$(BENCH_SAMPLES)
+
+.PHONY: bench
+bench: patches-check kernel
+	@scripts/bench-inline.sh $(KSRC) $(KOBJ) $(BENCH_IOV)/inline
+	@mkdir -p $(BENCH_IOV)/prog
+	@clang -static -O2 -Wall -Wextra -Werror -o $(BENCH_IOV)/prog/bench-ramfile \
+		qemu/bench-ramfile.c
+	@qemu/mkinitramfs.sh $(BENCH_IOV)/initramfs.cpio.gz $(BENCH_IOV)/prog
+	@cp $(KOBJ)/.config $(BENCH_IOV)/config
+	@{ scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen; \
+	  echo "host        $$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | \
+		head -n 1), $$(nproc) cores"; \
+	  echo "host flags  $$(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"; \
+	  echo "kernel config: $(BENCH_IOV)/config"; } >$(BENCH_IOV)/env.txt
+	@qemu/run.sh $(BZIMAGE) $(BENCH_IOV)/initramfs.cpio.gz $(BENCH_IOV)/boot \
+		$(BOOT_TIMEOUT) $(BENCH_ARGS) </dev/null
+	@qemu/bench-iov.py --boot $(BENCH_IOV)/boot --out $(BENCH_IOV) --env $(BENCH_IOV)/env.txt
+
 clean:
-	rm -rf $(KOBJ) $(KOBJ).kconfig $(QOUT) $(B)/tests $(INITRAMFS) $(STAMP_CONFIG)
+	rm -rf $(KOBJ) $(KOBJ).kconfig $(QOUT) $(B)/tests$(DBG) $(INITRAMFS) $(STAMP_CONFIG)
 
 distclean:
 	rm -rf $(B)

@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Inlining check for "make bench": from the built objects, show that the
+# Rust copy paths call the C copy functions directly, with no kernel::iov
+# function left in between. Fails if:
+#   - any Rust object that uses kernel::iov (the benchmark, and the Rust
+#     RAM file sample when it is built) calls a kernel::iov function
+#     out of line (a symbol whose mangled path has "6kernel3iov"), or
+#     calls a Rust helper (rust_helper_*);
+#   - a copy function of the benchmark does not call its C function
+#     (_copy_to_iter, _copy_from_iter, copy_page_to_iter,
+#     copy_page_from_iter_atomic);
+#   - a Rust sample object calls none of the C copy functions.
+# Prints every call each checked function makes, as the evidence.
+# Usage: scripts/bench-inline.sh KSRC KOBJ OUTDIR
+#   OUTDIR gets the call lists, NAME.calls, one "FUNCTION TARGET" a line.
+set -eu
+. "$(dirname "$0")/lib.sh"
+ksrc=$1
+kobj=$2
+out=$3
+mkdir -p "$out"
+copy_fns='_copy_to_iter _copy_from_iter copy_page_to_iter copy_page_from_iter copy_page_from_iter_atomic'
+
+# calls OBJ: "FUNCTION TARGET" for every call instruction in OBJ. In an
+# object file a call's target is in the relocation on the next line.
+calls() {
+	llvm-objdump -d -r --no-show-raw-insn "$1" | awk '
+		/^[0-9a-f]+ <.*>:$/ { fn = $2; sub(/^</, "", fn); sub(/>:$/, "", fn); next }
+		/\tcall/ { pending = 1; target = $NF; sub(/^</, "", target); sub(/>$/, "", target); next }
+		pending && /R_X86_64_(PLT32|PC32)/ {
+			t = $NF; sub(/[-+]0x[0-9a-f]+$/, "", t); print fn, t; pending = 0; next }
+		pending { print fn, target; pending = 0 }'
+}
+
+bench=$kobj/samples/iov_bench/rust_iov_bench.o
+[ -f "$bench" ] || die "$bench is missing: is CONFIG_SAMPLE_IOV_BENCH set?"
+objs=$bench
+for src in $(grep -rl --include='*.rs' 'kernel::iov' "$ksrc/samples" 2>/dev/null | sort); do
+	rel=${src#"$ksrc"/}
+	obj=$kobj/${rel%.rs}.o
+	[ "$obj" = "$bench" ] || [ ! -f "$obj" ] || objs="$objs $obj"
+done
+
+bad=0
+for obj in $objs; do
+	base=$out/$(basename "$obj" .o)
+	calls "$obj" >"$base.calls"
+	echo "inline: ${obj#"$kobj"/}"
+	# The functions that copy: every call they make, demangled.
+	awk -v fns="$copy_fns" '
+		BEGIN { n = split(fns, f, " "); for (i = 1; i <= n; i++) c[f[i]] = 1 }
+		$2 in c { copier[$1] = 1 }
+		{ line[NR] = $0; caller[NR] = $1 }
+		END { for (i = 1; i <= NR; i++) if (caller[i] in copier) print line[i] }' \
+		"$base.calls" | sort -u >"$base.copiers"
+	while read -r fn target; do
+		printf '  %s -> %s\n' "$(echo "$fn" | llvm-cxxfilt)" "$target"
+	done <"$base.copiers"
+	if grep -E ' (.*6kernel3iov.*|rust_helper_.*)$' "$base.calls" >"$base.layers"; then
+		echo "  FAILED: calls through kernel::iov functions or Rust helpers:"
+		while read -r fn target; do
+			printf '    %s -> %s\n' "$fn" "$(echo "$target" | llvm-cxxfilt)"
+		done <"$base.layers"
+		bad=1
+	fi
+	if [ ! -s "$base.copiers" ]; then
+		echo "  FAILED: no function calls a C copy function ($copy_fns)"
+		bad=1
+	fi
+done
+
+# The benchmark's copy functions, each with the C function it must call.
+while read -r fn want; do
+	if ! grep -qx "$fn $want" "$out/rust_iov_bench.calls"; then
+		echo "  FAILED: $fn does not call $want directly"
+		bad=1
+	fi
+done <<EOF
+rust_iov_bench_kvec_to _copy_to_iter
+rust_iov_bench_copy_to _copy_to_iter
+rust_iov_bench_kvec_from _copy_from_iter
+rust_iov_bench_copy_from _copy_from_iter
+rust_iov_bench_page_to copy_page_to_iter
+rust_iov_bench_page_from copy_page_from_iter_atomic
+EOF
+[ "$bad" = 0 ] || die "inlining check failed: a kernel::iov layer is left in a copy path"
+step inline "$(echo "$objs" | wc -w) Rust object(s): copy paths call the C copy functions directly"
