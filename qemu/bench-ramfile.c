@@ -145,7 +145,8 @@ static void print_cpu(void)
 int main(void)
 {
 	struct device devs[] = {
-		{ "c", "/dev/c-iov-ramfile" }, { "rust", "/dev/rust-iov-ramfile" },
+		{ .name = "c", .path = "/dev/c-iov-ramfile" },
+		{ .name = "rust", .path = "/dev/rust-iov-ramfile" },
 	};
 	const char *env_samples = getenv("BENCH_SAMPLES"), *env_ms = getenv("BENCH_BATCH_MS");
 	int samples = env_samples ? atoi(env_samples) : 21;
