@@ -206,11 +206,11 @@ bench-filemap: patches-check
 
 # "make bench": the cost of the Rust kernel::iov wrapper and of the Rust
 # RAM file sample against C, in one boot of the normal kernel with only the
-# KUnit case iov_rust_bench.wrapper_cost and only qemu/bench-ramfile.c in
+# KUnit case iov_rust_bench.iov_bench_wrapper_cost and only qemu/bench-ramfile.c in
 # the initramfs; results, CSV and plot in build/bench/iov/. Not in check.
 BENCH_IOV     := $(BENCH)/iov
 BENCH_SAMPLES ?= 31
-BENCH_ARGS = kunit.filter_glob=iov_rust_bench.wrapper_cost \
+BENCH_ARGS = kunit.filter_glob=iov_rust_bench.iov_bench_wrapper_cost \
 	iov_bench_kunit.samples=$(BENCH_SAMPLES) iov_bench_kunit.batch_kib=1024 \
 	BENCH_SAMPLES=$(BENCH_SAMPLES)
 

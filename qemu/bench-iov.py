@@ -111,10 +111,12 @@ def main():
     driver = parse_driver(results)
     problems = []
     if not any('iov-bench: end' in line for line in console):
-        problems.append('the in-kernel benchmark (iov_rust_bench.wrapper_cost) did not finish')
+        problems.append('the in-kernel benchmark (iov_rust_bench.iov_bench_wrapper_cost) did not finish')
     if not any(line.startswith('bench-ramfile: end') for line in results):
         problems.append('the driver benchmark (bench-ramfile) did not finish')
     problems += [line for line in results if line.startswith('bench-ramfile: error')]
+    if not wrapper:
+        problems.append('no "iov-bench:" lines in the kernel log')
 
     out = []
     say = out.append
@@ -252,13 +254,14 @@ def write_plot(outdir, rows, drows, say):
             f.write('\n\n')
     wnames = ' '.join(paths)
     dnames = ' '.join(f'{c}/{n}' for c, n in calls)
-    gp = f'''set terminal pngcairo size 1600,1100 font ",10"
+    gp = f'''set terminal pngcairo noenhanced size 1600,1100 font ",10"
 set output "{outdir}/bench.png"
-set multiplot layout 2,2 title "iov\\_iter copies, Rust kernel::iov vs C (QEMU TCG: only ratios are results)"
+set multiplot layout 2,2 title "iov_iter copies, Rust kernel::iov vs C (QEMU TCG: only ratios are results)"
 wnames = "{wnames}"
 dnames = "{dnames}"
 set logscale x 2
-set format x "%.0s%cB"
+set xrange [32:2097152]
+set format x "%.0b%BB"
 set key outside right top
 set grid
 set xlabel "bytes per copy"
@@ -276,8 +279,9 @@ set title "Driver: C twin (solid), Rust sample (dashed)"
 set ylabel "MB/s (TCG)"
 plot for [i=0:{max(len(calls) - 1, 0)}] "{outdir}/plot-driver.dat" index i using 1:2 with linespoints lt i+1 dt 1 title word(dnames, i+1), \\
      for [i=0:{max(len(calls) - 1, 0)}] "{outdir}/plot-driver.dat" index i using 1:3 with linespoints lt i+1 dt 2 notitle
-set title "Driver: Rust/C throughput (target >= 0.98)"
+set title "Driver: Rust/C throughput (target >= 0.98){'' if any(d[5] is not None for d in drows) else ': no Rust sample in this kernel'}"
 set ylabel "Rust MB/s / C MB/s"
+{'' if any(d[5] is not None for d in drows) else 'set yrange [0.9:1.1]'}
 plot for [i=0:{max(len(calls) - 1, 0)}] "{outdir}/plot-driver.dat" index i using 1:4 with linespoints lt i+1 title word(dnames, i+1), \\
      0.98 with lines lc rgb "black" dt 3 notitle
 unset multiplot
