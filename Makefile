@@ -96,7 +96,8 @@ help:
 	@echo '                usercopy fault injection, concurrency soak); build/*-debug'
 	@echo
 	@echo 'Knobs: JOBS=$(JOBS) BOOT_TIMEOUT=$(BOOT_TIMEOUT) EXCLUDE=$(EXCLUDE) SOAK=$(SOAK)'
-	@echo '       DEBUG=$(DEBUG) FAULTS=$(FAULTS) SOAK_ROUNDS=$(SOAK_ROUNDS) BENCH_SAMPLES=$(BENCH_SAMPLES)'
+	@echo '       DEBUG=$(DEBUG) FAULTS=$(FAULTS) SOAK_ROUNDS=$(SOAK_ROUNDS)'
+	@echo '       BENCH_SAMPLES=$(BENCH_SAMPLES) BENCH_CPU=$(BENCH_CPU)'
 
 deps:
 	@mkdir -p $(B)
@@ -209,7 +210,10 @@ bench-filemap: patches-check
 # KUnit case iov_rust_bench.iov_bench_wrapper_cost and only qemu/bench-ramfile.c in
 # the initramfs; results, CSV and plot in build/bench/iov/. Not in check.
 BENCH_IOV     := $(BENCH)/iov
-BENCH_SAMPLES ?= 31
+BENCH_SAMPLES ?= 61
+# The guest CPU: "max" as in check; "max,-erms" shows the user copies
+# without TCG's slow emulation of "rep movsb" (README "Benchmarks").
+BENCH_CPU     ?= max
 BENCH_ARGS = kunit.filter_glob=iov_rust_bench.iov_bench_wrapper_cost \
 	iov_bench_kunit.samples=$(BENCH_SAMPLES) iov_bench_kunit.batch_kib=1024 \
 	BENCH_SAMPLES=$(BENCH_SAMPLES)
@@ -226,9 +230,10 @@ bench: patches-check kernel
 	  echo "host        $$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | \
 		head -n 1), $$(nproc) cores"; \
 	  echo "host flags  $$(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"; \
+	  echo "qemu -cpu   $(BENCH_CPU)"; \
 	  echo "kernel config: $(BENCH_IOV)/config"; } >$(BENCH_IOV)/env.txt
-	@qemu/run.sh $(BZIMAGE) $(BENCH_IOV)/initramfs.cpio.gz $(BENCH_IOV)/boot \
-		$(BOOT_TIMEOUT) $(BENCH_ARGS) </dev/null
+	@QEMU_CPU='$(BENCH_CPU)' qemu/run.sh $(BZIMAGE) $(BENCH_IOV)/initramfs.cpio.gz \
+		$(BENCH_IOV)/boot $(BOOT_TIMEOUT) $(BENCH_ARGS) </dev/null
 	@qemu/bench-iov.py --boot $(BENCH_IOV)/boot --out $(BENCH_IOV) --env $(BENCH_IOV)/env.txt
 
 clean:

@@ -5,7 +5,8 @@
 #   OUTDIR/results.log  the results port (ttyS1): user-space TAP from /init
 # With a terminal on stdin the console is interactive and /init offers a
 # shell after the tests (iov.shell=1); without one nothing reads stdin.
-# The whole boot is bounded by TIMEOUT seconds.
+# The whole boot is bounded by TIMEOUT seconds. QEMU_CPU overrides the
+# guest CPU model (default "max"), e.g. "max,-erms" for "make bench".
 # Usage: qemu/run.sh BZIMAGE INITRAMFS OUTDIR TIMEOUT [KERNEL-ARGS...]
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -18,7 +19,7 @@ shift 4
 mkdir -p "$out"
 rm -f "$out/console.log" "$out/results.log"
 append="console=ttyS0 panic=-1 $*"
-set -- qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G \
+set -- qemu-system-x86_64 -accel tcg -cpu "${QEMU_CPU:-max}" -smp 2 -m 1G \
 	-nodefaults -no-reboot -display none \
 	-kernel "$kernel" -initrd "$initrd"
 if [ -t 0 ] && [ -t 1 ]; then
