@@ -237,7 +237,8 @@ bench: patches-check kernel
 	@qemu/bench-iov.py --boot $(BENCH_IOV)/boot --out $(BENCH_IOV) --env $(BENCH_IOV)/env.txt
 
 clean:
-	rm -rf $(KOBJ) $(KOBJ).kconfig $(QOUT) $(B)/tests$(DBG) $(INITRAMFS) $(STAMP_CONFIG)
+	rm -rf $(KOBJ) $(KOBJ).kconfig $(QOUT) $(B)/tests$(DBG) $(INITRAMFS) $(STAMP_CONFIG) \
+		$(B)/lint.tap* $(B)/rust-compile-fail
 
 distclean:
 	rm -rf $(B)

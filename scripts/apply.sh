@@ -44,7 +44,7 @@ for p in $list; do
 	if ! git -C "$work" am -q "$(realpath "$pdir/$p")" >"$work.am.log" 2>&1; then
 		sed 's/^/  /' "$work.am.log" >&2
 		git -C "$work" am --abort >/dev/null 2>&1 || true
-		have=$(cat "$(git -C "$src" rev-parse --git-common-dir)/debian-version")
+		have=$(cat "$(git -C "$src" rev-parse --path-format=absolute --git-common-dir)/debian-version")
 		made=$(sed -n 's/^# base: //p' "$pdir/series")
 		die "$p does not apply to linux-source-6.12 $have (the series was made" \
 			"against $made). Refresh the edits in c-core/, rust-bindings/," \

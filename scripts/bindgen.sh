@@ -50,7 +50,8 @@ for deb in "$apt/debs"/*.deb; do
 	dpkg-deb -x "$deb" "$root"
 done
 
-cat >"$dir/bin/bindgen" <<EOT
+# Written under a temporary name: make treats bin/bindgen as done.
+cat >"$dir/bin/bindgen.tmp" <<EOT
 #!/bin/sh
 # Debian 13's bindgen under Debian 13's loader; written by scripts/bindgen.sh.
 LIBCLANG_PATH=\${LIBCLANG_PATH:-/usr/lib/llvm-19/lib} exec \\
@@ -58,8 +59,9 @@ LIBCLANG_PATH=\${LIBCLANG_PATH:-/usr/lib/llvm-19/lib} exec \\
 	--library-path $root/usr/lib/x86_64-linux-gnu \\
 	$root/usr/bin/bindgen "\$@"
 EOT
-chmod +x "$dir/bin/bindgen"
-ver=$("$dir/bin/bindgen" --version) || die "the fetched bindgen does not run"
+chmod +x "$dir/bin/bindgen.tmp"
+ver=$("$dir/bin/bindgen.tmp" --version) || die "the fetched bindgen does not run"
 version_ok "${ver#bindgen }" || die "fetched $ver, need >= $min"
+mv "$dir/bin/bindgen.tmp" "$dir/bin/bindgen"
 rm -rf "$apt/debs" "$apt/cache"
 step bindgen "using $ver (Debian 13, private loader)"

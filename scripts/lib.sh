@@ -19,3 +19,7 @@ die() {
 	printf 'error: %s\n' "$*" >&2
 	exit 1
 }
+
+# Our git commits (pristine tree, series, git am) must not depend on the
+# user's git configuration, e.g. commit signing that asks for a key.
+export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=commit.gpgsign GIT_CONFIG_VALUE_0=false

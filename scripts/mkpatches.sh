@@ -89,7 +89,7 @@ sort "$tmp/used" | comm -23 "$tmp/all" - >"$tmp/unused"
 [ -s "$tmp/unused" ] && die "files in no series description:" $(cat "$tmp/unused")
 
 mkdir "$tmp/out"
-version=$(cat "$(git -C "$work" rev-parse --git-common-dir)/debian-version")
+version=$(cat "$(git -C "$work" rev-parse --path-format=absolute --git-common-dir)/debian-version")
 n=$(git -C "$work" rev-list --count pristine..series)
 if [ "$n" -gt 0 ]; then
 	git -C "$work" config branch.series.description "$(cat "$top/scripts/cover-letter.txt")"

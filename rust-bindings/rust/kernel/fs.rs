@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! File systems and files.
+//!
+//! C header: [`include/linux/fs.h`](srctree/include/linux/fs.h)
+//!
+//! What a file operation is called with: the open [`File`] and, for `read_iter` and
+//! `write_iter`, the [`Kiocb`] describing the request. Drivers implement file operations through
+//! [`miscdevice`](crate::miscdevice).
+
+pub mod file;
+pub mod kiocb;
+
+pub use file::File;
+pub use kiocb::Kiocb;
