@@ -30,6 +30,10 @@ GUEST_ARGS = $(if $(SOAK),IOV_SOAK=$(SOAK) TEST_TIMEOUT=$(BOOT_TIMEOUT))
 # The debug boot also injects usercopy faults (at least FAULTS in each of
 # two workloads) and repeats the concurrency test SOAK_ROUNDS times.
 FAULTS      ?= 10000
+# What the debug kernel is for: its config is refused without any of these
+# (a line dropped from qemu/debug.config, or one Kconfig could not take).
+DEBUG_REQUIRED := KASAN KASAN_GENERIC UBSAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
+	DEBUG_KMAP_LOCAL_FORCE_MAP FAULT_INJECTION_USERCOPY
 SOAK_ROUNDS ?= 10
 ifneq ($(DBG),)
 GUEST_ARGS += IOV_FAULTS=$(FAULTS) IOV_CW_ROUNDS=$(SOAK_ROUNDS) TEST_TIMEOUT=$(BOOT_TIMEOUT)
@@ -130,6 +134,9 @@ apply: $(STAMP_SERIES)
 
 $(STAMP_CONFIG): $(FRAGMENT) $(STAMP_SERIES) scripts/kconfig.sh | tools
 	@scripts/kconfig.sh $(KSRC) $(FRAGMENT) $(KOBJ) $(KMAKE)
+	@[ -z "$(DBG)" ] || for o in $(DEBUG_REQUIRED); do \
+		grep -qx "CONFIG_$$o=y" $(KOBJ)/.config || \
+		{ echo "error: the debug kernel config lacks CONFIG_$$o=y" >&2; exit 1; }; done
 	@touch $@
 
 $(B)/guest-debug.config: qemu/guest.config qemu/debug.config
@@ -214,9 +221,18 @@ BENCH_SAMPLES ?= 61
 # The guest CPU: "max" as in check; "max,-erms" shows the user copies
 # without TCG's slow emulation of "rep movsb" (README "Benchmarks").
 BENCH_CPU     ?= max
+# Extra QEMU options, e.g. "-icount shift=0": the guest clock then counts
+# guest instructions, so the ratios become ratios of instructions executed.
+BENCH_QEMU    ?=
 BENCH_ARGS = kunit.filter_glob=iov_rust_bench.iov_bench_wrapper_cost \
 	iov_bench_kunit.samples=$(BENCH_SAMPLES) iov_bench_kunit.batch_kib=1024 \
-	BENCH_SAMPLES=$(BENCH_SAMPLES)
+	BENCH_SAMPLES=$(BENCH_SAMPLES) $(if $(BENCH_BUF_PAGES),BENCH_BUF_PAGES=$(BENCH_BUF_PAGES)) \
+	$(if $(BENCH_QEMU),,$(BENCH_TSC_ARGS))
+# TCG's TSC runs at the host's rate. On a busy host the guest's PIT
+# calibration of it can fail, and the guest then times with 4 ms jiffies:
+# give it the host's rate instead (not with BENCH_QEMU: -icount changes it).
+BENCH_TSC_ARGS = tsc_early_khz=$(shell awk -F': ' '/^cpu MHz/ { printf "%d", $$2 * 1000; exit }' \
+	/proc/cpuinfo) tsc=reliable
 
 .PHONY: bench
 bench: patches-check kernel
@@ -230,9 +246,9 @@ bench: patches-check kernel
 	  echo "host        $$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | \
 		head -n 1), $$(nproc) cores"; \
 	  echo "host flags  $$(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"; \
-	  echo "qemu -cpu   $(BENCH_CPU)"; \
+	  echo "qemu -cpu   $(BENCH_CPU) $(BENCH_QEMU)"; \
 	  echo "kernel config: $(BENCH_IOV)/config"; } >$(BENCH_IOV)/env.txt
-	@QEMU_CPU='$(BENCH_CPU)' qemu/run.sh $(BZIMAGE) $(BENCH_IOV)/initramfs.cpio.gz \
+	@QEMU_CPU='$(BENCH_CPU)' QEMU_EXTRA='$(BENCH_QEMU)' qemu/run.sh $(BZIMAGE) $(BENCH_IOV)/initramfs.cpio.gz \
 		$(BENCH_IOV)/boot $(BOOT_TIMEOUT) $(BENCH_ARGS) </dev/null
 	@qemu/bench-iov.py --boot $(BENCH_IOV)/boot --out $(BENCH_IOV) --env $(BENCH_IOV)/env.txt
 

@@ -115,6 +115,16 @@ def main():
     if not any(line.startswith('bench-ramfile: end') for line in results):
         problems.append('the driver benchmark (bench-ramfile) did not finish')
     problems += [line for line in results if line.startswith('bench-ramfile: error')]
+    clock = [line.split()[-1] for line in console if 'Switched to clocksource' in line]
+    if clock and clock[-1] not in ('tsc', 'tsc-early'):
+        problems.append(f'the guest timed with clocksource {clock[-1]} (TSC calibration '
+                        'failed?): the times are in jiffies and mean nothing; run again')
+    # A batch timed at 0 ns (clock trouble) would make every ratio meaningless.
+    for name, cells in (('in-kernel', wrapper), ('driver', driver)):
+        for key, variants in list(cells.items()):
+            if any(x <= 0 for ns in variants.values() for x in ns):
+                problems.append(f'{name} cell {key}: a batch took 0 ns; cell left out')
+                del cells[key]
     if not wrapper:
         problems.append('no "iov-bench:" lines in the kernel log')
 
@@ -122,8 +132,10 @@ def main():
     say = out.append
     say('QEMU TCG (no KVM): the guest CPU is emulated, so absolute times and MB/s')
     say('are not claims; the results are ratios measured within this one boot.')
+    if clock:
+        say(f'guest clocksource {clock[-1]}')
     for line in results:
-        if re.match(r'bench-ramfile: (cpu|flags|kernel|device) ', line):
+        if re.match(r'bench-ramfile: (cpu|flags|kernel|device|buffer) ', line):
             say('guest ' + line[len('bench-ramfile: '):])
     if args.env and os.path.exists(args.env):
         say(open(args.env).read().rstrip())

@@ -15,7 +15,9 @@
  * stops with an error. Sequential calls wrap to offset 0 (lseek()) before
  * they would reach the capacity, so every call is a full one.
  *
- * Environment: BENCH_SAMPLES (default 21), BENCH_BATCH_MS (default 4).
+ * Environment: BENCH_SAMPLES (default 21), BENCH_BATCH_MS (default 4),
+ * BENCH_BUF_PAGES (default 0): the user buffer starts that many pages into
+ * its allocation, to show how much the results depend on where it is.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,6 +33,7 @@
 #define MIB		(1024 * 1024)
 #define MAX_SAMPLES	101
 #define MAX_SEGS	1024
+#define MAX_BUF_PAGES	256
 
 enum call { C_READ, C_WRITE, C_READV, C_WRITEV };
 static const char *const call_names[] = { "read", "write", "readv", "writev" };
@@ -149,6 +152,9 @@ int main(void)
 		{ .name = "rust", .path = "/dev/rust-iov-ramfile" },
 	};
 	const char *env_samples = getenv("BENCH_SAMPLES"), *env_ms = getenv("BENCH_BATCH_MS");
+	const char *env_buf = getenv("BENCH_BUF_PAGES");
+	int buf_pages = env_buf ? atoi(env_buf) : 0;
+	unsigned char *mem;
 	int samples = env_samples ? atoi(env_samples) : 21;
 	unsigned long long target = (env_ms ? atoi(env_ms) : 4) * 1000000ULL;
 	struct device *dev[2];
@@ -160,8 +166,14 @@ int main(void)
 		printf("bench-ramfile: error: BENCH_SAMPLES must be 1..%d\n", MAX_SAMPLES);
 		return 1;
 	}
-	if (posix_memalign((void **)&buf, 4096, MIB))
+	if (buf_pages < 0 || buf_pages > MAX_BUF_PAGES) {
+		printf("bench-ramfile: error: BENCH_BUF_PAGES must be 0..%d\n", MAX_BUF_PAGES);
 		return 1;
+	}
+	if (posix_memalign((void **)&mem, 4096, MIB + MAX_BUF_PAGES * 4096))
+		return 1;
+	buf = mem + buf_pages * 4096;
+	printf("bench-ramfile: buffer %p (%d pages in)\n", (void *)buf, buf_pages);
 	for (i = 0; i < MIB; i++)
 		buf[i] = i * 7 + (i >> 12);
 	print_cpu();
