@@ -21,6 +21,7 @@ shift 4
 mkdir -p "$out"
 rm -f "$out/console.log" "$out/results.log"
 append="console=ttyS0 panic=-1 $*"
+# shellcheck disable=SC2086 # QEMU_EXTRA is a list of options
 set -- qemu-system-x86_64 -accel tcg -cpu "${QEMU_CPU:-max}" -smp 2 -m 1G \
 	-nodefaults -no-reboot -display none \
 	-kernel "$kernel" -initrd "$initrd" ${QEMU_EXTRA:-}

@@ -7,7 +7,7 @@
 #     RAM file sample when it is built), a function that calls a C copy
 #     function also calls a function of the kernel crate out of line (a
 #     symbol whose mangled path has "6kernel": kernel::iov, kernel::page,
-#     ...) or a Rust helper (rust_helper_*). Calls to core's panic
+#     ...) or a C helper (rust_helper_*, but see below). Calls to core's panic
 #     functions (overflow checks, never taken) are allowed;
 #   - a copy function of the benchmark does not call (or tail-call) its C
 #     function (_copy_to_iter, _copy_from_iter, copy_page_to_iter,
