@@ -7,15 +7,21 @@ ifneq ($(LLVM),1)
 $(error this project builds the kernel with LLVM=1 (clang + Rust); got LLVM=$(LLVM))
 endif
 
+# DEBUG=1: the hardened kernel (qemu/debug.config on top of guest.config:
+# KASAN, UBSAN, lockdep, usercopy fault injection), built and booted in
+# directories of its own ("-debug"), so the normal build stays incremental.
+DEBUG ?=
+DBG     := $(if $(filter 1,$(DEBUG)),-debug)
+
 B       := $(CURDIR)/build
 KSRC    := $(B)/linux
 KWORK   := $(B)/linux-work
-KOBJ    := $(B)/obj
+KOBJ    := $(B)/obj$(DBG)
 TOOLS   := $(B)/tools
-QOUT    := $(B)/qemu
+QOUT    := $(B)/qemu$(DBG)
 TARBALL := /usr/src/linux-source-6.12.tar.xz
 JOBS    ?= $(shell echo $$(($$(nproc) + 1)))
-BOOT_TIMEOUT ?= 900
+BOOT_TIMEOUT ?= $(if $(DBG),3000,900)
 # Patch files (globs) to leave out of the build, e.g. EXCLUDE='*-filemap-*'.
 EXCLUDE ?=
 # Requests in the iov_ramfile random run (a soak test; raise BOOT_TIMEOUT).
@@ -25,6 +31,17 @@ GUEST_ARGS = $(if $(SOAK),IOV_SOAK=$(SOAK) TEST_TIMEOUT=$(BOOT_TIMEOUT))
 # test checks that the module parameter took effect.
 RAMFILE_CAPACITY = 4195304
 GUEST_ARGS += c_iov_ramfile.capacity=$(RAMFILE_CAPACITY) rust_iov_ramfile.capacity=$(RAMFILE_CAPACITY)
+# The debug boot also injects usercopy faults (at least FAULTS in each of
+# two workloads) and repeats the concurrency test SOAK_ROUNDS times.
+FAULTS      ?= 10000
+# What the debug kernel is for: its config is refused without any of these
+# (a line dropped from qemu/debug.config, or one Kconfig could not take).
+DEBUG_REQUIRED := KASAN KASAN_GENERIC UBSAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
+	DEBUG_KMAP_LOCAL_FORCE_MAP FAULT_INJECTION_USERCOPY
+SOAK_ROUNDS ?= 10
+ifneq ($(DBG),)
+GUEST_ARGS += IOV_FAULTS=$(FAULTS) IOV_CW_ROUNDS=$(SOAK_ROUNDS) TEST_TIMEOUT=$(BOOT_TIMEOUT)
+endif
 
 # Start time for the "[mm:ss]" progress lines, fixed once per top-level make.
 ifndef IOV_T0
@@ -43,9 +60,15 @@ KMAKE = $(MAKE) -C $(KSRC) ARCH=x86_64 LLVM=1 CLIPPY=1 \
 
 STAMP_TREE   := $(KSRC)/.git/debian-version
 STAMP_SERIES := $(B)/series.applied
-STAMP_CONFIG := $(B)/config.done
+STAMP_CONFIG := $(B)/config$(DBG).done
 BZIMAGE      := $(KOBJ)/arch/x86/boot/bzImage
-INITRAMFS    := $(B)/initramfs.cpio.gz
+INITRAMFS    := $(B)/initramfs$(DBG).cpio.gz
+KLOG         := $(B)/kernel$(DBG).log
+# The debug build's config fragment, user programs and expected suites are
+# the normal ones plus qemu/*-debug* (concatenated under build/).
+FRAGMENT     := $(if $(DBG),$(B)/guest-debug.config,qemu/guest.config)
+USER_TESTS   := $(if $(DBG),$(B)/user-tests-debug,qemu/user-tests)
+EXPECTED     := $(if $(DBG),$(B)/expected-suites-debug,qemu/expected-suites)
 
 .PHONY: help deps tools tree patches patches-check apply config kernel lint-cached \
 	rustavailable tests initramfs lint qemu check clean distclean FORCE
@@ -72,10 +95,17 @@ help:
 	@echo '  check-without-filemap  check on a kernel without the mm/filemap patch'
 	@echo '  bench-filemap small-write benchmark, kernels with/without the mm/filemap'
 	@echo '                patch booted alternately (BENCH_BOOTS each; not in check)'
+	@echo '  bench         Rust kernel::iov and Rust sample vs C, one boot: table, CSV,'
+	@echo '                plot in build/bench/iov/ (BENCH_SAMPLES; not in check)'
 	@echo '  clean         remove kernel objects and boot output (keeps the tree)'
 	@echo '  distclean     remove build/ entirely'
 	@echo
+	@echo '  check DEBUG=1 the same on the hardened kernel (KASAN, UBSAN, lockdep,'
+	@echo '                usercopy fault injection, concurrency soak); build/*-debug'
+	@echo
 	@echo 'Knobs: JOBS=$(JOBS) BOOT_TIMEOUT=$(BOOT_TIMEOUT) EXCLUDE=$(EXCLUDE) SOAK=$(SOAK)'
+	@echo '       DEBUG=$(DEBUG) FAULTS=$(FAULTS) SOAK_ROUNDS=$(SOAK_ROUNDS)'
+	@echo '       BENCH_SAMPLES=$(BENCH_SAMPLES) BENCH_CPU=$(BENCH_CPU)'
 
 deps:
 	@mkdir -p $(B)
@@ -106,9 +136,21 @@ $(STAMP_SERIES): $(STAMP_TREE) FORCE
 
 apply: $(STAMP_SERIES)
 
-$(STAMP_CONFIG): qemu/guest.config $(STAMP_SERIES) scripts/kconfig.sh | tools
-	@scripts/kconfig.sh $(KSRC) qemu/guest.config $(KOBJ) $(KMAKE)
+$(STAMP_CONFIG): $(FRAGMENT) $(STAMP_SERIES) scripts/kconfig.sh | tools
+	@scripts/kconfig.sh $(KSRC) $(FRAGMENT) $(KOBJ) $(KMAKE)
+	@[ -z "$(DBG)" ] || for o in $(DEBUG_REQUIRED); do \
+		grep -qx "CONFIG_$$o=y" $(KOBJ)/.config || \
+		{ echo "error: the debug kernel config lacks CONFIG_$$o=y" >&2; exit 1; }; done
 	@touch $@
+
+$(B)/guest-debug.config: qemu/guest.config qemu/debug.config
+	@mkdir -p $(B) && cat $^ >$@
+
+$(B)/user-tests-debug: qemu/user-tests qemu/user-tests-debug
+	@mkdir -p $(B) && cat $^ >$@
+
+$(B)/expected-suites-debug: qemu/expected-suites qemu/expected-suites-debug
+	@mkdir -p $(B) && cat $^ >$@
 
 config: $(STAMP_CONFIG)
 
@@ -116,20 +158,21 @@ rustavailable: $(STAMP_TREE) | tools
 	@$(KMAKE) O=$(KOBJ) rustavailable
 
 kernel: $(STAMP_CONFIG)
-	@. scripts/lib.sh; step kernel "make LLVM=1 -j$(JOBS) (log: $(B)/kernel.log)"
-	@$(KMAKE) O=$(KOBJ) -j$(JOBS) all headers >$(B)/kernel.log 2>&1 || \
-		{ grep -E -B2 -A8 'error|Error' $(B)/kernel.log | tail -n 60; \
-		  echo 'error: kernel build failed (log: $(B)/kernel.log)'; exit 1; }
-	@. scripts/lib.sh; step kernel "$$(grep -c . $(B)/kernel.log) lines of output, bzImage ready"
+	@. scripts/lib.sh; step kernel "make LLVM=1 -j$(JOBS) (log: $(KLOG))"
+	@$(KMAKE) O=$(KOBJ) -j$(JOBS) all headers >$(KLOG) 2>&1 || \
+		{ grep -E -B2 -A8 'error|Error' $(KLOG) | tail -n 60; \
+		  echo 'error: kernel build failed (log: $(KLOG))'; exit 1; }
+	@. scripts/lib.sh; step kernel "$$(grep -c . $(KLOG)) lines of output, bzImage ready"
 
 # Test programs are built from the patched tree, against its uapi headers.
-tests: kernel
-	@qemu/mktests.sh $(KSRC) $(KOBJ) qemu/user-tests $(B)/tests
+tests: kernel $(USER_TESTS)
+	@qemu/mktests.sh $(KSRC) $(KOBJ) $(USER_TESTS) $(B)/tests$(DBG)
 
 initramfs: tests
-	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/tests
+	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/tests$(DBG)
 
-LINT = scripts/lint.sh $(B)/lint.tap patches $(KSRC) $(KMAKE) O=$(KOBJ)
+# The lint suite checks sources, not the build: the debug run skips it.
+LINT = $(if $(DBG),true,scripts/lint.sh $(B)/lint.tap patches $(KSRC) $(KMAKE) O=$(KOBJ))
 
 lint: kernel
 	@$(LINT)
@@ -142,20 +185,24 @@ LINT_INPUTS = $(STAMP_SERIES) $(BZIMAGE) $(wildcard patches/*) scripts/lint.sh \
 $(B)/lint.tap: $(LINT_INPUTS)
 	@$(LINT) || true
 
+# The debug build has no lint of its own: it is the same series.
+LINT_STEP = $(if $(DBG),,lint-cached)
+
 lint-cached: kernel $(B)/lint.tap
 	@. scripts/lib.sh; step lint "$$(grep -c '^ok' $(B)/lint.tap) passed, $$(grep -c '^not ok' $(B)/lint.tap) failed"
 
 RESULTS = scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen >$(QOUT)/versions.txt && \
-	qemu/results.py --out $(QOUT) --ksrc $(KSRC) --expected qemu/expected-suites \
-		--versions $(QOUT)/versions.txt --lint $(B)/lint.tap
+	qemu/results.py --out $(QOUT) --ksrc $(KSRC) --expected $(EXPECTED) \
+		--versions $(QOUT)/versions.txt $(if $(DBG),,--lint $(B)/lint.tap)
 
 # Lint failures do not stop the boot: the results table reports them.
-qemu: patches-check kernel initramfs lint-cached
+qemu: patches-check kernel initramfs $(EXPECTED) $(LINT_STEP)
 	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS)
 	@$(RESULTS)
 
-check: patches-check kernel initramfs lint-cached
+check: patches-check kernel initramfs $(EXPECTED) $(LINT_STEP)
 	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS) </dev/null
+	@[ -z "$(DBG)" ] || tr -d '\r' <$(QOUT)/results.log | grep -a 'usercopy faults injected' || true
 	@$(RESULTS)
 
 # The mm/filemap patch (by file name), for EXCLUDE: the selftests must pass
@@ -181,8 +228,48 @@ bench-filemap: patches-check
 	@qemu/mkinitramfs.sh $(BENCH)/initramfs.cpio.gz $(BENCH)/prog
 	@qemu/bench-filemap.sh $(BENCH) $(BENCH_BOOTS) $(BOOT_TIMEOUT) </dev/null
 
+# "make bench": the cost of the Rust kernel::iov wrapper and of the Rust
+# RAM file sample against C, in one boot of the normal kernel with only the
+# KUnit case iov_rust_bench.iov_bench_wrapper_cost and only qemu/bench-ramfile.c in
+# the initramfs; results, CSV and plot in build/bench/iov/. Not in check.
+BENCH_IOV     := $(BENCH)/iov
+BENCH_SAMPLES ?= 61
+# The guest CPU: "max" as in check; "max,-erms" shows the user copies
+# without TCG's slow emulation of "rep movsb" (README "Benchmarks").
+BENCH_CPU     ?= max
+# Extra QEMU options, e.g. "-icount shift=0": the guest clock then counts
+# guest instructions, so the ratios become ratios of instructions executed.
+BENCH_QEMU    ?=
+BENCH_ARGS = kunit.filter_glob=iov_rust_bench.iov_bench_wrapper_cost \
+	iov_bench_kunit.samples=$(BENCH_SAMPLES) iov_bench_kunit.batch_kib=1024 \
+	BENCH_SAMPLES=$(BENCH_SAMPLES) $(if $(BENCH_BUF_PAGES),BENCH_BUF_PAGES=$(BENCH_BUF_PAGES)) \
+	$(if $(BENCH_QEMU),,$(BENCH_TSC_ARGS))
+# TCG's TSC runs at the host's rate. On a busy host the guest's PIT
+# calibration of it can fail, and the guest then times with 4 ms jiffies:
+# give it the host's rate instead (not with BENCH_QEMU: -icount changes it).
+BENCH_TSC_ARGS = tsc_early_khz=$(shell awk -F': ' '/^cpu MHz/ { printf "%d", $$2 * 1000; exit }' \
+	/proc/cpuinfo) tsc=reliable
+
+.PHONY: bench
+bench: patches-check kernel
+	@scripts/bench-inline.sh $(KSRC) $(KOBJ) $(BENCH_IOV)/inline
+	@mkdir -p $(BENCH_IOV)/prog
+	@clang -static -O2 -Wall -Wextra -Werror -o $(BENCH_IOV)/prog/bench-ramfile \
+		qemu/bench-ramfile.c
+	@qemu/mkinitramfs.sh $(BENCH_IOV)/initramfs.cpio.gz $(BENCH_IOV)/prog
+	@cp $(KOBJ)/.config $(BENCH_IOV)/config
+	@{ scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen; \
+	  echo "host        $$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | \
+		head -n 1), $$(nproc) cores"; \
+	  echo "host flags  $$(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"; \
+	  echo "qemu -cpu   $(BENCH_CPU) $(BENCH_QEMU)"; \
+	  echo "kernel config: $(BENCH_IOV)/config"; } >$(BENCH_IOV)/env.txt
+	@QEMU_CPU='$(BENCH_CPU)' QEMU_EXTRA='$(BENCH_QEMU)' qemu/run.sh $(BZIMAGE) $(BENCH_IOV)/initramfs.cpio.gz \
+		$(BENCH_IOV)/boot $(BOOT_TIMEOUT) $(BENCH_ARGS) </dev/null
+	@qemu/bench-iov.py --boot $(BENCH_IOV)/boot --out $(BENCH_IOV) --env $(BENCH_IOV)/env.txt
+
 clean:
-	rm -rf $(KOBJ) $(KOBJ).kconfig $(QOUT) $(B)/tests $(INITRAMFS) $(STAMP_CONFIG) \
+	rm -rf $(KOBJ) $(KOBJ).kconfig $(QOUT) $(B)/tests$(DBG) $(INITRAMFS) $(STAMP_CONFIG) \
 		$(B)/lint.tap* $(B)/rust-compile-fail
 
 distclean:

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the user-space test programs listed in LIST as static binaries in
 # OUTDIR, from the patched kernel tree (so they are part of the series).
-# LIST has one program per line: "NAME in-tree/path.c [extra cc flags]".
+# LIST has one program per line: "NAME in-tree/path.c [extra cc flags]";
+# a path starting with qemu/ names one of this repository's own programs.
 # A program is rebuilt when its source or the kselftest harness is newer.
 # Usage: qemu/mktests.sh KSRC KOBJ LIST OUTDIR
 set -eu
@@ -24,15 +25,19 @@ done
 while read -r name src flags; do
 	case $name in '' | \#*) continue ;; esac
 	n=$((n + 1))
-	[ -f "$ksrc/$src" ] || die "$list: $src is not in the patched tree"
+	case $src in
+	qemu/*) file=$(dirname "$0")/../$src ;;
+	*) file=$ksrc/$src ;;
+	esac
+	[ -f "$file" ] || die "$list: $src is not in the patched tree"
 	bin=$out/$name
-	if [ "$bin" -nt "$ksrc/$src" ] && [ "$bin" -nt "$harness" ]; then
+	if [ "$bin" -nt "$file" ] && [ "$bin" -nt "$harness" ]; then
 		continue
 	fi
 	# shellcheck disable=SC2086 # extra flags are meant to be split
 	clang -static -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror \
 		-I"$ksrc/tools/testing/selftests" -I"$kobj/usr/include" \
-		-o "$bin" "$ksrc/$src" $flags -lpthread ||
+		-o "$bin" "$file" $flags -lpthread ||
 		die "building test program $name from $src failed"
 	built=$((built + 1))
 done <"$list"

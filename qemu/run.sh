@@ -5,7 +5,10 @@
 #   OUTDIR/results.log  the results port (ttyS1): user-space TAP from /init
 # With a terminal on stdin the console is interactive and /init offers a
 # shell after the tests (iov.shell=1); without one nothing reads stdin.
-# The whole boot is bounded by TIMEOUT seconds.
+# The whole boot is bounded by TIMEOUT seconds. QEMU_CPU overrides the
+# guest CPU model (default "max"), e.g. "max,-erms" for "make bench";
+# QEMU_EXTRA adds QEMU options, e.g. "-icount shift=0" (guest clock counts
+# instructions: "make bench BENCH_QEMU=...").
 # Usage: qemu/run.sh BZIMAGE INITRAMFS OUTDIR TIMEOUT [KERNEL-ARGS...]
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -18,9 +21,10 @@ shift 4
 mkdir -p "$out"
 rm -f "$out/console.log" "$out/results.log"
 append="console=ttyS0 panic=-1 $*"
-set -- qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G \
+# shellcheck disable=SC2086 # QEMU_EXTRA is a list of options
+set -- qemu-system-x86_64 -accel tcg -cpu "${QEMU_CPU:-max}" -smp 2 -m 1G \
 	-nodefaults -no-reboot -display none \
-	-kernel "$kernel" -initrd "$initrd"
+	-kernel "$kernel" -initrd "$initrd" ${QEMU_EXTRA:-}
 if [ -t 0 ] && [ -t 1 ]; then
 	step boot "interactive: Ctrl-A X quits QEMU (log: $out/console.log)"
 	set -- "$@" -chardev stdio,id=con,mux=on,signal=off,logfile="$out/console.log" \

@@ -14,6 +14,7 @@ packages="
 	make gcc libc6-dev flex bison bc libelf-dev libssl-dev python3 git xz-utils
 	python3-ply python3-git
 	qemu-system-x86 busybox-static cpio
+	gnuplot-nox
 "
 
 missing=
