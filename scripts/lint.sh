@@ -37,7 +37,10 @@ result() {
 
 for p in $(grep -v '^#' "$pdir/series"); do
 	rc=0
-	(cd "$ksrc" && perl scripts/checkpatch.pl --strict --quiet "$pdir/$p") >"$tmp" 2>&1 || rc=$?
+	# Debian's python3 first: checkpatch runs scripts/spdxcheck.py, which
+	# needs python3-ply, and a pyenv or venv python3 may not have it.
+	(cd "$ksrc" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet "$pdir/$p") \
+		>"$tmp" 2>&1 || rc=$?
 	result "checkpatch_${p%.patch}" $rc
 done
 

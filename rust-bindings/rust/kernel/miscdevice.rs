@@ -186,6 +186,8 @@ pub trait MiscDevice: Sized {
 ///                 break;
 ///             }
 ///             done += n;
+///             // A read can ask for up to 2 GiB: let others run.
+///             kernel::task::cond_resched();
 ///         }
 ///         if done == 0 && !to.is_empty() {
 ///             return Err(EFAULT);
@@ -318,11 +320,6 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
             if T::NOWAIT {
                 (*file).f_mode |= bindings::FMODE_NOWAIT;
             }
-            // The VFS set `FMODE_LSEEK` for the misc core's operations, which have `llseek`;
-            // without one it would call a null pointer.
-            if !T::HAS_LLSEEK {
-                (*file).f_mode &= !bindings::FMODE_LSEEK;
-            }
         }
         // SAFETY: `file` is valid until `open` returns.
         let file_ref = unsafe { File::from_raw(file) };
@@ -364,9 +361,10 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
         let res = unsafe { Kiocb::from_raw(iocb) }.and_then(|mut iocb| {
             // SAFETY: As above; the C iterator belongs to this call.
             let mut to = unsafe { IovDest::from_raw(to) }?;
+            let requested = to.len();
             // SAFETY: `open` succeeded on the file, which stays open during the call.
             let device = unsafe { Self::device(iocb.file()) };
-            T::read_iter(device, &mut iocb, &mut to)
+            check_count(T::read_iter(device, &mut iocb, &mut to), requested)
         });
         to_ssize(res)
     }
@@ -384,9 +382,10 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
         let res = unsafe { Kiocb::from_raw(iocb) }.and_then(|mut iocb| {
             // SAFETY: As above; the C iterator belongs to this call.
             let mut from = unsafe { IovSource::from_raw(from) }?;
+            let requested = from.len();
             // SAFETY: `open` succeeded on the file, which stays open during the call.
             let device = unsafe { Self::device(iocb.file()) };
-            T::write_iter(device, &mut iocb, &mut from)
+            check_count(T::write_iter(device, &mut iocb, &mut from), requested)
         });
         to_ssize(res)
     }
@@ -411,6 +410,24 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
             },
             Err(e) => e.to_errno().into(),
         }
+    }
+}
+
+/// Checks the result of a `read_iter` or `write_iter` handler for a request of `requested`
+/// bytes. A count larger than the request would reach user space as is, and [`EIOCBQUEUED`]
+/// means "completes later", which these synchronous handlers cannot do (the VFS treats it as a
+/// bug): both are handler bugs, reported as [`EIO`].
+#[inline]
+fn check_count(res: Result<usize>, requested: usize) -> Result<usize> {
+    match res {
+        Ok(n) if n > requested => {
+            crate::pr_err!(
+                "misc device handler returned {n} bytes for a {requested}-byte request\n"
+            );
+            Err(EIO)
+        }
+        Err(e) if e == EIOCBQUEUED => Err(EIO),
+        res => res,
     }
 }
 

@@ -2015,13 +2015,25 @@ static void *cw_reader(void *arg)
 	return NULL;
 }
 
+/* The writer processes of the running concurrency test, for on_alarm(). */
+static pid_t cw_pids[CW_PROCS];
+
+/*
+ * Kill the writer processes and end the test (its threads go with it),
+ * but not the process group: that holds the harness and, in the guest,
+ * /init's result collection.
+ */
 static void on_alarm(int sig)
 {
 	static const char msg[] = "# concurrency: no progress for too long: deadlock?\n";
+	int i;
 
 	if (write(2, msg, sizeof(msg) - 1) < 0)
 		_exit(KSFT_FAIL);
-	kill(0, SIGKILL);
+	for (i = 0; i < CW_PROCS; i++)
+		if (cw_pids[i] > 0)
+			kill(cw_pids[i], SIGKILL);
+	_exit(KSFT_FAIL);
 }
 
 /* The final state: each slot's last record, all appends, in order. */
@@ -2102,6 +2114,7 @@ TEST_F_TIMEOUT(ramfile, concurrency, 300)
 			cw_writer(&workers[i]);
 			_exit(0);
 		}
+		cw_pids[i] = pids[i];
 	}
 	for (i = 0; i < CW_THREADS; i++) {
 		workers[CW_PROCS + i] = (struct cw_worker){ sh, CW_PROCS + i, false };

@@ -179,7 +179,15 @@ impl MiscDevice for RamFile {
             let page = &mut contents.pages[pos / PAGE_SIZE];
             // A short copy means the source went away again or only its start could be faulted
             // in: go round, fault in what is left and either copy it or stop at the fault.
-            pos += from.copy_page_from_iter_atomic(page, offset, want)?;
+            match from.copy_page_from_iter_atomic(page, offset, want) {
+                Ok(copied) => pos += copied,
+                // Not expected (the range lies inside the page), but what was stored so far
+                // must still be accounted for below.
+                Err(e) => {
+                    stop = Err(e);
+                    break;
+                }
+            }
             task::cond_resched();
         }
         if pos > start && pos > contents.size {
