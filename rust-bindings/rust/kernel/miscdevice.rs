@@ -420,12 +420,7 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
 #[inline]
 fn check_count(res: Result<usize>, requested: usize) -> Result<usize> {
     match res {
-        Ok(n) if n > requested => {
-            crate::pr_err!(
-                "misc device handler returned {n} bytes for a {requested}-byte request\n"
-            );
-            Err(EIO)
-        }
+        Ok(n) if n > requested => Err(EIO),
         Err(e) if e == EIOCBQUEUED => Err(EIO),
         res => res,
     }
