@@ -3,8 +3,8 @@
 # Turn the series descriptions (c-core/, rust-bindings/, samples/: series/NN-*)
 # into a git format-patch series.
 #
-#   scripts/mkpatches.sh WORKTREE OUTDIR          write the series to OUTDIR
-#   scripts/mkpatches.sh --check WORKTREE OUTDIR  fail if OUTDIR is stale
+#   scripts/mkpatches.sh WORKTREE OUTDIR STAMP          write the series to OUTDIR
+#   scripts/mkpatches.sh --check WORKTREE OUTDIR STAMP  fail if OUTDIR is stale
 #
 # WORKTREE is a scratch git worktree of the kernel tree with tag "pristine".
 # A series description is a small mail-like file:
@@ -15,8 +15,11 @@
 #   <blank line>
 #   Body: why the change is needed...
 #
-# Descriptions are applied in order of their file names (NN-) across areas.
-# Commits get a fixed identity and date, so the output is reproducible.
+# Descriptions are applied in order of their file names (NN-) across areas
+# (scripts/series.sh). Both modes also import the commits back
+# (scripts/import.py) and require the areas unchanged: what "make edit"
+# exports, "make import" gives back. STAMP records the inputs of the last
+# success; --check with the same inputs only says so.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -25,69 +28,43 @@ if [ "${1-}" = --check ]; then
 	check=1
 	shift
 fi
-[ $# -eq 2 ] || die "usage: $0 [--check] WORKTREE OUTDIR"
+[ $# -eq 3 ] || die "usage: $0 [--check] WORKTREE OUTDIR STAMP"
 work=$1
 out=$2
+stamp=$3
 top=$(pwd)
-areas="c-core rust-bindings samples"
-ident_name='Seed abac5b57 maintainers'
-ident_mail='maintainers@users.noreply.a-seed-abac5b57.example'
-export GIT_AUTHOR_NAME="$ident_name" GIT_AUTHOR_EMAIL="$ident_mail"
-export GIT_COMMITTER_NAME="$ident_name" GIT_COMMITTER_EMAIL="$ident_mail"
-export GIT_AUTHOR_DATE='2026-12-03T00:00:00Z' GIT_COMMITTER_DATE='2026-12-03T00:00:00Z'
+here=$(dirname "$0")
+# shellcheck source=scripts/series.sh
+. "$here/series.sh"
+
+# inputs: everything the result depends on.
+inputs() {
+	git -C "$work" rev-parse pristine
+	series_areas_hash
+	cat "$here/mkpatches.sh" "$here/series.sh" "$here/import.py" "$here/lib.sh" \
+		"$here/cover-letter.txt" | sha256sum
+	[ -d "$out" ] && find "$out" -type f | LC_ALL=C sort | xargs sha256sum
+}
+want=$(inputs | sha256sum | cut -d' ' -f1)
+if [ -n "$check" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+	step patches "$out/ is up to date (nothing changed since the last check)"
+	exit 0
+fi
+rm -f "$stamp"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The descriptions, ordered by file name across the areas.
-for area in $areas; do
-	for f in "$area"/series/*; do
-		[ -f "$f" ] && printf '%s %s\n' "${f##*/}" "$f"
-	done
-done | sort | cut -d' ' -f2 >"$tmp/specs"
-
-# header SPEC NAME: the words of header NAME (may repeat) in SPEC.
-header() {
-	sed -n "/^\$/q; s/^$2:[[:space:]]*//p" "$1" | tr '\n' ' '
-}
-
-git -C "$work" checkout -q -f -B series pristine
-git -C "$work" clean -q -fdx
+series_specs >"$tmp/specs"
 : >"$tmp/used"
-while read -r spec; do
-	area=${spec%%/*}
-	subject=$(sed -n '/^$/q; s/^Subject:[[:space:]]*//p' "$spec")
-	[ -n "$subject" ] || die "$spec: no Subject: line"
-	for f in $(header "$spec" Files); do
-		[ -f "$area/$f" ] || die "$spec: $area/$f does not exist"
-		mkdir -p "$work/$(dirname "$f")"
-		cp "$area/$f" "$work/$f"
-		echo "$area/$f" >>"$tmp/used"
-	done
-	for d in $(header "$spec" Diffs); do
-		[ -f "$area/$d" ] || die "$spec: $area/$d does not exist"
-		git -C "$work" apply "$top/$area/$d" ||
-			die "$spec: $area/$d does not apply"
-		echo "$area/$d" >>"$tmp/used"
-	done
-	{
-		echo "$subject"
-		echo
-		sed '1,/^$/d' "$spec"
-		echo
-		echo "Signed-off-by: $ident_name <$ident_mail>"
-	} >"$tmp/msg"
-	git -C "$work" add -f -A
-	git -C "$work" diff --cached --quiet && die "$spec: the patch is empty"
-	git -C "$work" commit -q --cleanup=whitespace -F "$tmp/msg"
-done <"$tmp/specs"
+series_commit "$work" series signoff "$tmp/used"
 
 # Every file of an area must be part of the series: nothing is left out silently.
-for area in $areas; do
+for area in $series_areas; do
 	[ -d "$area" ] && find "$area" -type f ! -path "$area/series/*" ! -path "$area/README.md"
 done | sort >"$tmp/all"
 sort "$tmp/used" | comm -23 "$tmp/all" - >"$tmp/unused"
-[ -s "$tmp/unused" ] && die "files in no series description:" $(cat "$tmp/unused")
+[ -s "$tmp/unused" ] && die "files in no series description: $(tr '\n' ' ' <"$tmp/unused")"
 
 mkdir "$tmp/out"
 version=$(cat "$(git -C "$work" rev-parse --path-format=absolute --git-common-dir)/debian-version")
@@ -97,12 +74,22 @@ if [ "$n" -gt 0 ]; then
 	git -C "$work" format-patch -q --cover-letter --cover-from-description=subject \
 		--zero-commit --no-signature --base=pristine -o "$tmp/out" pristine..series
 fi
+# The patches in order, each after the description it is made from.
 {
 	echo "# Apply with: git am \$(grep -v '^#' series)"
 	echo "# base: Debian linux-source-6.12 $version, commit $(git -C "$work" rev-parse pristine)"
-	(cd "$tmp/out" && ls) | grep -v '^0000-cover-letter' || true
+	echo "# Each patch is made from the description named above it."
+	(cd "$tmp/out" && ls) | grep -v '^0000-cover-letter' | paste -d' ' "$tmp/specs" - |
+		while read -r spec patch; do
+			printf '# %s\n%s\n' "$spec" "$patch"
+		done
 } >"$tmp/series"
 mv "$tmp/series" "$tmp/out/series"
+
+# The round trip: importing these commits must give the areas back as they are.
+python3 "$here/import.py" --by-order --check "$work" pristine..series ||
+	die "the areas are not in the form 'make import' writes them (see above):" \
+		"'make edit import' stores them so without changing the series"
 
 # normalize DIR: the series minus what depends on the exact 6.12.y tree
 # (blob ids, line numbers, base commit), so a newer Debian sublevel that only
@@ -130,3 +117,4 @@ else
 	cp -r "$tmp/out" "$out"
 	step patches "wrote $n patches to $out/"
 fi
+inputs | sha256sum | cut -d' ' -f1 >"$stamp"

@@ -4,18 +4,21 @@
 # commit, tagged "pristine", is the tarball as shipped, and add WORK, a
 # scratch worktree where the series is built and applied (scripts/apply.sh,
 # scripts/mkpatches.sh). The last thing written is DIR/.git/debian-version,
-# so an interrupted run starts again from scratch.
-# Usage: scripts/tree.sh TARBALL DIR WORK
+# so an interrupted run starts again from scratch. EDIT, the worktree of
+# "make edit", goes with the repository that holds its branch: the Makefile
+# has checked that it holds no work that is not imported.
+# Usage: scripts/tree.sh TARBALL DIR WORK EDIT
 set -eu
 . "$(dirname "$0")/lib.sh"
 tarball=$1
 dir=$2
 work=$3
+edit=$4
 
 [ -r "$tarball" ] || die "$tarball not found: install linux-source-6.12"
 version=$(dpkg-query -W -f '${Version}' linux-source-6.12)
 tmp=$dir.tmp
-rm -rf "$tmp" "$dir" "$work"
+rm -rf "$tmp" "$dir" "$work" "$edit"
 mkdir -p "$tmp"
 step tree "extracting linux-source-6.12 $version"
 tar -xf "$tarball" -C "$tmp" --strip-components=1
