@@ -3,6 +3,10 @@
 # Apply the series in PATCHDIR with git am on the pristine commit, then move
 # the build tree SRC to the result.
 #
+# SRC must hold nothing but that: a change made there by hand (or a file
+# added) is not in the series, so the run stops and names it rather than
+# build it or throw it away.
+#
 # git am runs in the scratch worktree WORK, and SRC is switched with a plain
 # checkout: only files that differ from what SRC had are rewritten, so Kbuild
 # rebuilds only what the series change touched. STAMP records the series
@@ -27,6 +31,18 @@ for p in $(grep -v '^#' "$pdir/series"); do
 	list="$list $p"
 done
 
+# Before anything else: whatever the stamp says, a changed tree is not the series.
+# --ignored: Debian's top-level .gitignore ignores every file that is not
+# tracked, so a new file shows only as ignored.
+dirty=$(git -C "$src" status --porcelain --untracked-files=all --ignored | head -n 20)
+if [ -n "$dirty" ]; then
+	echo "$dirty" | sed 's/^/  /' >&2
+	die "$src differs from pristine + $pdir/ (above): what would be built is not" \
+		"what the series ships. Edit the series with 'make edit' (README" \
+		"\"Editing the series\"); to drop these changes: git -C $src checkout -f HEAD" \
+		"&& git -C $src clean -fdx"
+fi
+
 want=$( (git -C "$src" rev-parse pristine; for p in $list; do
 	cat "$pdir/$p"; done) | sha256sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(sed -n 1p "$stamp")" = "$want" ] &&
@@ -40,24 +56,23 @@ git -C "$work" am --abort >/dev/null 2>&1 || true
 git -C "$work" checkout -q -f --detach pristine
 git -C "$work" clean -q -fdx
 step apply "git am of$(echo " $list" | wc -w | sed 's/^/ /') patches on pristine"
+paths=
 for p in $list; do
-	if ! git -C "$work" am -q "$(realpath "$pdir/$p")" >"$work.am.log" 2>&1; then
-		sed 's/^/  /' "$work.am.log" >&2
-		git -C "$work" am --abort >/dev/null 2>&1 || true
-		have=$(cat "$(git -C "$src" rev-parse --path-format=absolute --git-common-dir)/debian-version")
-		made=$(sed -n 's/^# base: //p' "$pdir/series")
-		die "$p does not apply to linux-source-6.12 $have (the series was made" \
-			"against $made). Refresh the edits in c-core/, rust-bindings/," \
-			"samples/ for this tree and run 'make patches'."
-	fi
+	paths="$paths $(realpath "$pdir/$p")"
 done
-head=$(git -C "$work" rev-parse HEAD)
-
-if ! git -C "$src" diff --quiet HEAD; then
-	git -C "$src" status --short | head -n 10 >&2
-	die "$src has local changes; they would be lost. Move them into the" \
-		"series (or 'git -C $src stash') and re-run."
+# One git am for the whole series: each invocation reads the whole index.
+# shellcheck disable=SC2086 # paths have no spaces
+if ! git -C "$work" am -q $paths >"$work.am.log" 2>&1; then
+	sed 's/^/  /' "$work.am.log" >&2
+	git -C "$work" am --abort >/dev/null 2>&1 || true
+	have=$(cat "$(git -C "$src" rev-parse --path-format=absolute --git-common-dir)/debian-version")
+	made=$(sed -n 's/^# base: //p' "$pdir/series")
+	die "the series does not apply to linux-source-6.12 $have (it was made against" \
+		"$made; the failing patch is named above). Refresh the edits in c-core/," \
+		"rust-bindings/, samples/ for this tree ('make edit', rebase, 'make import')" \
+		"and run 'make patches'."
 fi
+head=$(git -C "$work" rev-parse HEAD)
 git -C "$src" checkout -q --detach "$head"
 printf '%s\n%s\n' "$want" "$head" >"$stamp.tmp"
 mv "$stamp.tmp" "$stamp"
