@@ -6,95 +6,161 @@
 # the Rust misuse cases of scripts/rust-compile-fail/, which must not
 # compile, and the sample drivers built as modules. Exits 1 if any check
 # failed.
+#
+# Every check is reported every time, but what cannot have changed is not
+# redone: a check that passed with the same inputs passes again (checkpatch:
+# the patch and the pristine tree; the Rust checks and the module builds:
+# the trees of rust/, include/, arch/x86/include/, scripts/, samples/, the
+# .config and the compilers). rustdoc runs next to the other checks (two
+# cores); the kernel's own "rustdoc" target also documents core, which is
+# not ours and is skipped.
 # Usage: scripts/lint.sh OUT PATCHDIR KSRC KMAKE...
 #   KMAKE: the make command line for the kernel tree, with O=
 set -eu
-. "$(dirname "$0")/lib.sh"
+here=$(realpath "$(dirname "$0")")
+# shellcheck source=scripts/lib.sh
+. "$here/lib.sh"
 out=$1
 pdir=$(realpath "$2")
 ksrc=$3
 shift 3
 
-rm -f "$out"
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
-n=0
-failed=0
-: >"$out.body"
+outdir=$(realpath "$(dirname "$out")")
+cache=$outdir/lint-cache
+res=$(mktemp -d)
+trap 'rm -rf "$res"' EXIT
+mkdir -p "$cache"
 
-# result NAME STATUS: one TAP line; on failure the check's output as
-# diagnostics.
-result() {
-	n=$((n + 1))
-	if [ "$2" = 0 ]; then
-		echo "ok $n $1" >>"$out.body"
-	else
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp" | head -n 60 >>"$out.body"
-		echo "not ok $n $1" >>"$out.body"
-	fi
+# check NAME CMD...: run one check; its status and output go to $res.
+check() {
+	name=$1
+	shift
+	rc=0
+	"$@" >"$res/$name.log" 2>&1 || rc=$?
+	echo "$rc" >"$res/$name.rc"
+	echo "$name" >>"$res/order.$group"
 }
 
-for p in $(grep -v '^#' "$pdir/series"); do
-	rc=0
+# cached KEY CMD...: run CMD unless it passed before with the same KEY.
+cached() {
+	key=$cache/$(echo "$1" | sha256sum | cut -d' ' -f1)
+	shift
+	[ -f "$key" ] && { echo "passed before with the same inputs (cached)"; return; }
+	"$@" && touch "$key"
+}
+is_cached() {
+	[ -f "$cache/$(echo "$1" | sha256sum | cut -d' ' -f1)" ]
+}
+
+obj=
+for arg in "$@"; do
+	case $arg in O=*) obj=${arg#O=} ;; esac
+done
+# What the kernel crate, the Rust checks and the sample modules are built from.
+rust_inputs=$(git -C "$ksrc" rev-parse HEAD:rust HEAD:include HEAD:arch/x86/include \
+	HEAD:scripts HEAD:samples; sha256sum <"$obj/.config"; /usr/bin/rustc --version;
+	cat "$here/lint.sh" "$here/rust-compile-fail.sh" "$here"/rust-compile-fail/*.rs | sha256sum)
+
+# A rustdoc warning is a failure, not only an error.
+rustdoc_clean() {
+	"$@" rustdoc -o rustdoc-core -o rustdoc-clean || return
+	! grep -q '^warning' "$res/rustdoc.log"
+}
+
+checkpatch() {
 	# Debian's python3 first: checkpatch runs scripts/spdxcheck.py, which
 	# needs python3-ply, and a pyenv or venv python3 may not have it.
-	(cd "$ksrc" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet "$pdir/$p") \
-		>"$tmp" 2>&1 || rc=$?
-	result "checkpatch_${p%.patch}" $rc
-done
+	(cd "$ksrc" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet "$1")
+}
 
-rc=0
-"$@" rustfmtcheck >"$tmp" 2>&1 || rc=$?
-result rustfmtcheck $rc
-
-# kernel-doc on each source Documentation/core-api/iov_iter.rst pulls
-# function docs from: any warning fails.
-for f in $(sed -n 's/^\.\. kernel-doc:: *//p' \
-	"$ksrc/Documentation/core-api/iov_iter.rst" 2>/dev/null | sort -u); do
-	rc=0
-	(cd "$ksrc" && perl scripts/kernel-doc -none -Wall "$f") >"$tmp" 2>&1 || rc=$?
-	[ -s "$tmp" ] && rc=1
-	result "kernel_doc_$(echo "$f" | tr /. __)" $rc
-done
-
-rc=0
-"$@" rustdoc >"$tmp" 2>&1 || rc=$?
-grep -q '^warning' "$tmp" && rc=1
-result rustdoc $rc
-
-mkdir -p "$(dirname "$out")/rust-compile-fail"
-cfwork=$(realpath "$(dirname "$out")/rust-compile-fail")
-for src in "$(dirname "$0")"/rust-compile-fail/*.rs; do
-	rc=0
-	"$(dirname "$0")/rust-compile-fail.sh" "$src" "$cfwork" "$@" >"$tmp" 2>&1 || rc=$?
-	result "rust_compile_fail_$(basename "$src" .rs)" $rc
-done
+kerneldoc() {
+	(cd "$ksrc" && perl scripts/kernel-doc -none -Wall "$1") >"$res/kd.tmp" 2>&1 || return
+	cat "$res/kd.tmp"
+	[ ! -s "$res/kd.tmp" ]
+}
 
 # The samples are built into the guest kernel; they must also build as
-# modules, with their "capacity" parameter in the module info.
-modwork=$(realpath "$(dirname "$out")")/sample-modules
-for src in samples/iov_ramfile/c_iov_ramfile.c samples/rust/rust_iov_ramfile.rs; do
-	name=$(basename "$src")
-	name=${name%.*}
-	dir=$modwork/$name
-	rc=0
-	{
-		rm -rf "$dir" && mkdir -p "$dir" &&
-		cp "$ksrc/$src" "$dir/" &&
-		echo "obj-m := $name.o" >"$dir/Kbuild" &&
-		"$@" M="$dir" modules &&
-		llvm-objcopy-19 -O binary --only-section=.modinfo "$dir/$name.ko" "$dir/modinfo" &&
-		tr '\0' '\n' <"$dir/modinfo" | grep '^parm=capacity:'
-	} >"$tmp" 2>&1 || rc=$?
-	result "module_$name" $rc
-done
+# modules, with their "capacity" parameter in the module info. One
+# external-module build for both.
+modwork=$outdir/sample-modules
+samples="samples/iov_ramfile/c_iov_ramfile.c samples/rust/rust_iov_ramfile.rs"
+modules_build() {
+	rm -rf "$modwork" && mkdir -p "$modwork"
+	objs=
+	for src in $samples; do
+		cp "$ksrc/$src" "$modwork/"
+		objs="$objs $(basename "${src%.*}").o"
+	done
+	echo "obj-m := $objs" >"$modwork/Kbuild"
+	"$@" -k M="$modwork" modules
+}
+module_check() {
+	[ -f "$modwork/$1.ko" ] || { tail -n 40 "$res/modules-build.log"; return 1; }
+	llvm-objcopy-19 -O binary --only-section=.modinfo "$modwork/$1.ko" "$modwork/$1.modinfo" &&
+		tr '\0' '\n' <"$modwork/$1.modinfo" | grep '^parm=capacity:'
+}
 
+# Group 1: rustdoc of the kernel crate, the slowest check.
+group=1
+check rustdoc cached "rustdoc $rust_inputs" rustdoc_clean "$@" &
+
+# Group 2: everything else, one after the other.
+group=2
+(
+	for p in $(grep -v '^#' "$pdir/series"); do
+		check "checkpatch_${p%.patch}" cached \
+			"checkpatch $(git -C "$ksrc" rev-parse pristine) $(sha256sum <"$pdir/$p")" \
+			checkpatch "$pdir/$p"
+	done
+	check rustfmtcheck "$@" rustfmtcheck
+	# kernel-doc on each source Documentation/core-api/iov_iter.rst pulls
+	# function docs from: any warning fails.
+	for f in $(sed -n 's/^\.\. kernel-doc:: *//p' \
+		"$ksrc/Documentation/core-api/iov_iter.rst" 2>/dev/null | sort -u); do
+		check "kernel_doc_$(echo "$f" | tr /. __)" kerneldoc "$f"
+	done
+	# Built only if some case has to run again.
+	cfwork=$outdir/rust-compile-fail
+	for src in "$here"/rust-compile-fail/*.rs; do
+		is_cached "cf $(basename "$src" .rs) $rust_inputs" && continue
+		"$here/rust-compile-fail.sh" --build "$cfwork" "$here"/rust-compile-fail/*.rs \
+			-- "$@" >"$res/cf-build.log" 2>&1 || true
+		break
+	done
+	for src in "$here"/rust-compile-fail/*.rs; do
+		name=$(basename "$src" .rs)
+		check "rust_compile_fail_$name" cached "cf $name $rust_inputs" \
+			"$here/rust-compile-fail.sh" --check "$cfwork" "$name"
+	done
+	for src in $samples; do
+		is_cached "module $(basename "${src%.*}") $rust_inputs" && continue
+		modules_build "$@" >"$res/modules-build.log" 2>&1 || true
+		break
+	done
+	for src in $samples; do
+		name=$(basename "${src%.*}")
+		check "module_$name" cached "module $name $rust_inputs" module_check "$name"
+	done
+) &
+wait
+
+n=0
+failed=0
 {
 	echo "TAP version 13"
-	echo "1..$n"
-	cat "$out.body"
-} >"$out"
-rm -f "$out.body"
+	echo "1..$(cat "$res"/order.* | wc -l)"
+	for name in $(cat "$res/order.2" "$res/order.1"); do
+		n=$((n + 1))
+		if [ "$(cat "$res/$name.rc")" = 0 ]; then
+			echo "ok $n $name"
+		else
+			failed=$((failed + 1))
+			sed 's/^/# /' "$res/$name.log" | head -n 60
+			echo "not ok $n $name"
+		fi
+	done
+} >"$out.tmp"
+mv "$out.tmp" "$out"
+failed=$(grep -c '^not ok' "$out" || true)
 step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck, rustdoc, kernel-doc, Rust compile-fail, sample modules)"
 [ "$failed" = 0 ]
