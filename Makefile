@@ -16,6 +16,8 @@ DBG     := $(if $(filter 1,$(DEBUG)),-debug)
 B       := $(CURDIR)/build
 KSRC    := $(B)/linux
 KWORK   := $(B)/linux-work
+# The series as a git branch to edit ("make edit", "make import").
+KEDIT   := $(B)/linux-edit
 KOBJ    := $(B)/obj$(DBG)
 TOOLS   := $(B)/tools
 QOUT    := $(B)/qemu$(DBG)
@@ -49,6 +51,15 @@ IOV_T0 := $(shell date +%s)
 endif
 export IOV_T0
 export PATH := $(TOOLS)/bin:/usr/lib/llvm-19/bin:$(PATH)
+# kunit.py (run by qemu/results.py from the tree) must not leave
+# __pycache__ in build/linux, which has to stay pristine + patches/.
+export PYTHONDONTWRITEBYTECODE := 1
+# The compiler for the guest's user-space programs: static, warnings are
+# errors (qemu/mktests.sh, the benchmarks).
+export USER_CC := clang -static -O2 -g -Wall -Wextra -Werror
+# build/linux-work and build/linux are shared by the series check and the
+# apply step: one at a time, also across make invocations.
+TREE_LOCK = flock $(B)/.tree.lock
 
 # Debian's Rust, named explicitly: a rustup toolchain may come first in PATH.
 # CLIPPY=1 always: clippy-driver compiles like rustc and adds its lints,
@@ -60,6 +71,7 @@ KMAKE = $(MAKE) -C $(KSRC) ARCH=x86_64 LLVM=1 CLIPPY=1 \
 
 STAMP_TREE   := $(KSRC)/.git/debian-version
 STAMP_SERIES := $(B)/series.applied
+STAMP_PATCHES := $(B)/patches.checked
 STAMP_CONFIG := $(B)/config$(DBG).done
 BZIMAGE      := $(KOBJ)/arch/x86/boot/bzImage
 INITRAMFS    := $(B)/initramfs$(DBG).cpio.gz
@@ -70,8 +82,8 @@ FRAGMENT     := $(if $(DBG),$(B)/guest-debug.config,qemu/guest.config)
 USER_TESTS   := $(if $(DBG),$(B)/user-tests-debug,qemu/user-tests)
 EXPECTED     := $(if $(DBG),$(B)/expected-suites-debug,qemu/expected-suites)
 
-.PHONY: help deps tools tree patches patches-check apply config kernel lint-cached \
-	rustavailable tests initramfs lint qemu check clean distclean FORCE
+.PHONY: help deps tools tree patches patches-check edit import apply config kernel \
+	lint-cached rustavailable tests initramfs lint qemu check clean distclean FORCE
 
 help:
 	@echo 'Quick start (Debian 12, root or passwordless sudo for apt):'
@@ -84,28 +96,44 @@ help:
 	@echo '  tools         bindgen >= 0.65.1 in build/tools (Debian 13 package if needed)'
 	@echo '  tree          extract linux-source-6.12 into build/linux, commit "pristine"'
 	@echo '  patches       regenerate patches/ from c-core/, rust-bindings/, samples/'
-	@echo '  patches-check fail if patches/ is stale'
+	@echo '  patches-check fail if patches/ is stale or the areas do not survive an import'
+	@echo '  edit          the series as branch "edit" of a git worktree, build/linux-edit'
+	@echo '  import        write the commits of build/linux-edit back into the areas'
 	@echo '  apply         git am patches/ onto pristine (EXCLUDE=glob leaves some out)'
 	@echo '  config        guest .config: tinyconfig + qemu/guest.config, verified'
 	@echo '  rustavailable ask the kernel whether the Rust toolchain is usable'
 	@echo '  kernel        build the kernel in build/obj (incremental)'
 	@echo '  tests         build the user-space test programs in qemu/user-tests'
 	@echo '  initramfs     busybox + qemu/init + test programs'
-	@echo '  lint          checkpatch --strict on patches/, rustfmtcheck'
+	@echo '  lint          checkpatch --strict, rustfmtcheck, rustdoc, kernel-doc,'
+	@echo '                Rust compile-fail cases, sample modules'
 	@echo '  check-without-filemap  check on a kernel without the mm/filemap patch'
 	@echo '  bench-filemap small-write benchmark, kernels with/without the mm/filemap'
-	@echo '                patch booted alternately (BENCH_BOOTS each; not in check)'
+	@echo '                patch booted alternately (not in check)'
 	@echo '  bench         Rust kernel::iov and Rust sample vs C, one boot: table, CSV,'
-	@echo '                plot in build/bench/iov/ (BENCH_SAMPLES; not in check)'
+	@echo '                plot in build/bench/iov/ (not in check)'
 	@echo '  clean         remove kernel objects and boot output (keeps the tree)'
-	@echo '  distclean     remove build/ entirely'
+	@echo '  distclean     remove build/ entirely (refused while build/linux-edit'
+	@echo '                holds work that is not imported)'
 	@echo
-	@echo '  check DEBUG=1 the same on the hardened kernel (KASAN, UBSAN, lockdep,'
-	@echo '                usercopy fault injection, concurrency soak); build/*-debug'
+	@echo 'Kernel variants (each in its own build/obj-*, build/qemu-*):'
+	@echo '  check DEBUG=1 the hardened kernel: KASAN, UBSAN, lockdep, usercopy fault'
+	@echo '                injection, concurrency soak'
 	@echo
-	@echo 'Knobs: JOBS=$(JOBS) BOOT_TIMEOUT=$(BOOT_TIMEOUT) EXCLUDE=$(EXCLUDE) SOAK=$(SOAK)'
-	@echo '       DEBUG=$(DEBUG) FAULTS=$(FAULTS) SOAK_ROUNDS=$(SOAK_ROUNDS)'
-	@echo '       BENCH_SAMPLES=$(BENCH_SAMPLES) BENCH_CPU=$(BENCH_CPU)'
+	@echo 'Knobs (value now):'
+	@echo '  JOBS ($(JOBS))  parallel kernel build jobs'
+	@echo '  BOOT_TIMEOUT ($(BOOT_TIMEOUT))  seconds before the guest is killed'
+	@echo '  EXCLUDE ($(EXCLUDE))  patch files (globs) to leave out, e.g. "*-mm-filemap-*"'
+	@echo '  SOAK ($(SOAK))  requests in the sample devices random run'
+	@echo '  DEBUG ($(DEBUG))  1: the hardened kernel'
+	@echo '  FAULTS ($(FAULTS)), SOAK_ROUNDS ($(SOAK_ROUNDS))  DEBUG=1: usercopy faults per'
+	@echo '      workload, concurrency test rounds'
+	@echo '  BENCH_BOOTS ($(BENCH_BOOTS))  bench-filemap: boots per kernel'
+	@echo '  BENCH_SAMPLES ($(BENCH_SAMPLES))  bench: batches per cell'
+	@echo '  BENCH_CPU ($(BENCH_CPU))  bench: QEMU -cpu model'
+	@echo '  BENCH_QEMU ($(BENCH_QEMU))  bench: extra QEMU options, e.g. "-icount shift=0"'
+	@echo '  BENCH_BUF_PAGES ($(BENCH_BUF_PAGES))  bench: pages to move the driver'
+	@echo '      benchmark user buffer by'
 
 deps:
 	@mkdir -p $(B)
@@ -119,20 +147,27 @@ $(TOOLS)/bin/bindgen: | deps
 tools: $(TOOLS)/bin/bindgen
 
 $(STAMP_TREE): $(TARBALL) | deps
-	@scripts/tree.sh $(TARBALL) $(KSRC) $(KWORK)
+	@scripts/edit.sh check $(KEDIT)
+	@scripts/tree.sh $(TARBALL) $(KSRC) $(KWORK) $(KEDIT)
 
 tree: $(STAMP_TREE)
 
 patches: $(STAMP_TREE)
-	@scripts/mkpatches.sh $(KWORK) patches
+	@$(TREE_LOCK) scripts/mkpatches.sh $(KWORK) patches $(STAMP_PATCHES)
 
 patches-check: $(STAMP_TREE)
-	@scripts/mkpatches.sh --check $(KWORK) patches
+	@$(TREE_LOCK) scripts/mkpatches.sh --check $(KWORK) patches $(STAMP_PATCHES)
+
+edit: $(STAMP_TREE)
+	@scripts/edit.sh edit $(KSRC) $(KEDIT)
+
+import:
+	@scripts/edit.sh import $(KEDIT)
 
 # Rewritten only when the applied series changes, so what depends on it is
-# rebuilt only then.
-$(STAMP_SERIES): $(STAMP_TREE) FORCE
-	@scripts/apply.sh $(KSRC) $(KWORK) patches $@ $(EXCLUDE)
+# rebuilt only then. After the series check: a stale patches/ is not built.
+$(STAMP_SERIES): $(STAMP_TREE) FORCE | patches-check
+	@$(TREE_LOCK) scripts/apply.sh $(KSRC) $(KWORK) patches $@ $(EXCLUDE)
 
 apply: $(STAMP_SERIES)
 
@@ -195,13 +230,18 @@ RESULTS = scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen >$(QOUT)/vers
 	qemu/results.py --out $(QOUT) --ksrc $(KSRC) --expected $(EXPECTED) \
 		--versions $(QOUT)/versions.txt $(if $(DBG),,--lint $(B)/lint.tap)
 
-# Lint failures do not stop the boot: the results table reports them.
+BOOT = qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS)
+
+# qemu: lint first (a failure does not stop the boot: the results table
+# reports it), then the guest, interactive when stdin is a terminal.
 qemu: patches-check kernel initramfs $(EXPECTED) $(LINT_STEP)
-	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS)
+	@$(BOOT)
 	@$(RESULTS)
 
-check: patches-check kernel initramfs $(EXPECTED) $(LINT_STEP)
-	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS) </dev/null
+# check: the guest boots while lint runs; they need nothing of each other.
+check: patches-check kernel initramfs $(EXPECTED)
+	@$(if $(LINT_STEP),$(MAKE) --no-print-directory $(LINT_STEP) & lint=$$!;) \
+		$(BOOT) </dev/null; rc=$$?; $(if $(LINT_STEP),wait $$lint;) exit $$rc
 	@[ -z "$(DBG)" ] || tr -d '\r' <$(QOUT)/results.log | grep -a 'usercopy faults injected' || true
 	@$(RESULTS)
 
@@ -223,7 +263,7 @@ bench-filemap: patches-check
 	@mkdir -p $(BENCH)/prog && cp $(BZIMAGE) $(BENCH)/bzImage.without
 	@$(MAKE) --no-print-directory kernel EXCLUDE=
 	@cp $(BZIMAGE) $(BENCH)/bzImage.with
-	@clang -static -O2 -Wall -Wextra -Werror -o $(BENCH)/prog/bench-filemap \
+	@$(USER_CC) -o $(BENCH)/prog/bench-filemap \
 		qemu/bench-filemap.c
 	@qemu/mkinitramfs.sh $(BENCH)/initramfs.cpio.gz $(BENCH)/prog
 	@qemu/bench-filemap.sh $(BENCH) $(BENCH_BOOTS) $(BOOT_TIMEOUT) </dev/null
@@ -240,6 +280,8 @@ BENCH_CPU     ?= max
 # Extra QEMU options, e.g. "-icount shift=0": the guest clock then counts
 # guest instructions, so the ratios become ratios of instructions executed.
 BENCH_QEMU    ?=
+# Pages to move the driver benchmark's user buffer by (placement effects).
+BENCH_BUF_PAGES ?=
 BENCH_ARGS = kunit.filter_glob=iov_rust_bench.iov_bench_wrapper_cost \
 	iov_bench_kunit.samples=$(BENCH_SAMPLES) iov_bench_kunit.batch_kib=1024 \
 	BENCH_SAMPLES=$(BENCH_SAMPLES) $(if $(BENCH_BUF_PAGES),BENCH_BUF_PAGES=$(BENCH_BUF_PAGES)) \
@@ -254,7 +296,7 @@ BENCH_TSC_ARGS = tsc_early_khz=$(shell awk -F': ' '/^cpu MHz/ { printf "%d", $$2
 bench: patches-check kernel
 	@scripts/bench-inline.sh $(KSRC) $(KOBJ) $(BENCH_IOV)/inline
 	@mkdir -p $(BENCH_IOV)/prog
-	@clang -static -O2 -Wall -Wextra -Werror -o $(BENCH_IOV)/prog/bench-ramfile \
+	@$(USER_CC) -o $(BENCH_IOV)/prog/bench-ramfile \
 		qemu/bench-ramfile.c
 	@qemu/mkinitramfs.sh $(BENCH_IOV)/initramfs.cpio.gz $(BENCH_IOV)/prog
 	@cp $(KOBJ)/.config $(BENCH_IOV)/config
@@ -270,9 +312,10 @@ bench: patches-check kernel
 
 clean:
 	rm -rf $(KOBJ) $(KOBJ).kconfig $(QOUT) $(B)/tests$(DBG) $(INITRAMFS) $(STAMP_CONFIG) \
-		$(B)/lint.tap* $(B)/rust-compile-fail
+		$(B)/lint.tap* $(B)/rust-compile-fail $(B)/lint-cache $(B)/sample-modules
 
 distclean:
+	@scripts/edit.sh check $(KEDIT)
 	rm -rf $(B)
 
 FORCE:

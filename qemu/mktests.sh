@@ -13,6 +13,7 @@ kobj=$2
 list=$3
 out=$4
 harness=$ksrc/tools/testing/selftests/kselftest_harness.h
+: "${USER_CC:?USER_CC (the compiler command) is set by the Makefile}"
 
 mkdir -p "$out"
 n=0
@@ -35,7 +36,7 @@ while read -r name src flags; do
 		continue
 	fi
 	# shellcheck disable=SC2086 # extra flags are meant to be split
-	clang -static -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror \
+	$USER_CC -Wno-unused-parameter \
 		-I"$ksrc/tools/testing/selftests" -I"$kobj/usr/include" \
 		-o "$bin" "$file" $flags -lpthread ||
 		die "building test program $name from $src failed"
