@@ -217,14 +217,19 @@ lint: kernel
 LINT_INPUTS = $(STAMP_SERIES) $(BZIMAGE) $(wildcard patches/*) scripts/lint.sh \
 	scripts/rust-compile-fail.sh $(wildcard scripts/rust-compile-fail/*.rs)
 
+# A lint.tap is only ever the result of this run: if lint.sh itself fails
+# to write one, the results report it missing.
 $(B)/lint.tap: $(LINT_INPUTS)
-	@$(LINT) || true
+	@rm -f $@; $(LINT) || true
 
 # The debug build has no lint of its own: it is the same series.
 LINT_STEP = $(if $(DBG),,lint-cached)
 
+LINT_SUMMARY = . scripts/lib.sh; step lint "$$(grep -c '^ok' $(B)/lint.tap) passed, \
+	$$(grep -c '^not ok' $(B)/lint.tap) failed"
+
 lint-cached: kernel $(B)/lint.tap
-	@. scripts/lib.sh; step lint "$$(grep -c '^ok' $(B)/lint.tap) passed, $$(grep -c '^not ok' $(B)/lint.tap) failed"
+	@$(LINT_SUMMARY)
 
 RESULTS = scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen >$(QOUT)/versions.txt && \
 	qemu/results.py --out $(QOUT) --ksrc $(KSRC) --expected $(EXPECTED) \
@@ -240,8 +245,8 @@ qemu: patches-check kernel initramfs $(EXPECTED) $(LINT_STEP)
 
 # check: the guest boots while lint runs; they need nothing of each other.
 check: patches-check kernel initramfs $(EXPECTED)
-	@$(if $(LINT_STEP),$(MAKE) --no-print-directory $(LINT_STEP) & lint=$$!;) \
-		$(BOOT) </dev/null; rc=$$?; $(if $(LINT_STEP),wait $$lint;) exit $$rc
+	@$(if $(LINT_STEP),$(MAKE) --no-print-directory $(B)/lint.tap & lint=$$!;) \
+		$(BOOT) </dev/null; rc=$$?; $(if $(LINT_STEP),wait $$lint; $(LINT_SUMMARY);) exit $$rc
 	@[ -z "$(DBG)" ] || tr -d '\r' <$(QOUT)/results.log | grep -a 'usercopy faults injected' || true
 	@$(RESULTS)
 

@@ -4,7 +4,10 @@
 # then check that every option FRAGMENT asks for ended up as asked (Kconfig
 # silently drops options whose dependencies are missing). The config is
 # generated in a scratch directory and copied to OBJ only when it changed,
-# so an unchanged config costs Kbuild nothing.
+# so an unchanged config costs Kbuild nothing. Kconfig's toolchain probes
+# take most of a minute, so nothing is redone while none of its inputs
+# changed: the Kconfig files and configs/*.config of the tree, scripts/,
+# FRAGMENT, this script and the compilers.
 # Usage: scripts/kconfig.sh SRC FRAGMENT OBJ KMAKE...
 #   KMAKE: the make command line for the kernel tree SRC (without O=)
 set -eu
@@ -14,6 +17,17 @@ fragment=$(realpath "$2")
 obj=$3
 shift 3
 scratch=$obj.kconfig
+
+key=$( (git -C "$src" ls-tree -r HEAD | grep -E '(^|/)Kconfig[^/]*$|/configs/[^/]*\.config$'
+	git -C "$src" rev-parse HEAD:scripts
+	cat "$fragment" "$0"
+	for tool in clang ld.lld /usr/bin/rustc bindgen; do "$tool" --version 2>&1 | head -n 1; done) |
+	sha256sum | cut -d' ' -f1)
+if [ -f "$obj/.config" ] && [ "$(cat "$scratch/inputs" 2>/dev/null)" = "$key" ]; then
+	step config "unchanged (no Kconfig input changed)"
+	exit 0
+fi
+rm -f "$scratch/inputs"
 
 step config "checking that Rust is available"
 mkdir -p "$scratch" "$obj"
@@ -57,3 +71,4 @@ else
 	cp "$scratch/.config" "$obj/.config"
 	step config "written to $obj/.config"
 fi
+echo "$key" >"$scratch/inputs"

@@ -12,8 +12,7 @@
 # the patch and the pristine tree; the Rust checks and the module builds:
 # the trees of rust/, include/, arch/x86/include/, scripts/, samples/, the
 # .config and the compilers). rustdoc runs next to the other checks (two
-# cores); the kernel's own "rustdoc" target also documents core, which is
-# not ours and is skipped.
+# cores), without documenting core again (see rustdoc_kernel).
 # Usage: scripts/lint.sh OUT PATCHDIR KSRC KMAKE...
 #   KMAKE: the make command line for the kernel tree, with O=
 set -eu
@@ -61,9 +60,28 @@ rust_inputs=$(git -C "$ksrc" rev-parse HEAD:rust HEAD:include HEAD:arch/x86/incl
 	HEAD:scripts HEAD:samples; sha256sum <"$obj/.config"; /usr/bin/rustc --version;
 	cat "$here/lint.sh" "$here/rust-compile-fail.sh" "$here"/rust-compile-fail/*.rs | sha256sum)
 
-# A rustdoc warning is a failure, not only an error.
-rustdoc_clean() {
-	"$@" rustdoc -o rustdoc-core -o rustdoc-clean || return
+# rustdoc of the kernel crate; a warning is a failure, not only an error.
+# The kernel's "rustdoc" target also documents core and then rewrites all
+# 40000 pages of it (a minute); it runs only when the command it uses for
+# the kernel crate may have changed (Makefiles, .config, compiler), and
+# that command, saved by Kbuild, is run directly otherwise (5 s).
+rustdoc_kernel() {
+	flags=$({
+		cd "$ksrc" && cat Makefile rust/Makefile scripts/Makefile.* scripts/Kbuild.include
+		cat "$obj/.config"
+		/usr/bin/rustdoc --version
+	} | sha256sum | cut -d' ' -f1)
+	if [ -f "$obj/.rustdoc-kernel.cmd" ] && [ "$(cat "$cache/rustdoc-flags" 2>/dev/null)" = "$flags" ]; then
+		# macros too: the series changes it (module parameters).
+		for crate in macros kernel; do
+			cmd=$(sed -n "s/^savedcmd_rustdoc-$crate := //p" "$obj/.rustdoc-$crate.cmd")
+			# Kbuild lets the stable compiler take -Z options (RUSTC_BOOTSTRAP=1).
+			(cd "$obj" && RUSTC_BOOTSTRAP=1 sh -c "$cmd") || return
+		done
+	else
+		"$@" rustdoc || return
+		echo "$flags" >"$cache/rustdoc-flags"
+	fi
 	! grep -q '^warning' "$res/rustdoc.log"
 }
 
@@ -100,11 +118,21 @@ module_check() {
 		tr '\0' '\n' <"$modwork/$1.modinfo" | grep '^parm=capacity:'
 }
 
-# Group 1: rustdoc of the kernel crate, the slowest check.
+# Two groups, one per core: rustdoc and the module builds; the rest.
 group=1
-check rustdoc cached "rustdoc $rust_inputs" rustdoc_clean "$@" &
+(
+	check rustdoc cached "rustdoc $rust_inputs" rustdoc_kernel "$@"
+	for src in $samples; do
+		is_cached "module $(basename "${src%.*}") $rust_inputs" && continue
+		modules_build "$@" >"$res/modules-build.log" 2>&1 || true
+		break
+	done
+	for src in $samples; do
+		name=$(basename "${src%.*}")
+		check "module_$name" cached "module $name $rust_inputs" module_check "$name"
+	done
+) &
 
-# Group 2: everything else, one after the other.
 group=2
 (
 	for p in $(grep -v '^#' "$pdir/series"); do
@@ -131,15 +159,6 @@ group=2
 		name=$(basename "$src" .rs)
 		check "rust_compile_fail_$name" cached "cf $name $rust_inputs" \
 			"$here/rust-compile-fail.sh" --check "$cfwork" "$name"
-	done
-	for src in $samples; do
-		is_cached "module $(basename "${src%.*}") $rust_inputs" && continue
-		modules_build "$@" >"$res/modules-build.log" 2>&1 || true
-		break
-	done
-	for src in $samples; do
-		name=$(basename "${src%.*}")
-		check "module_$name" cached "module $name $rust_inputs" module_check "$name"
 	done
 ) &
 wait
