@@ -23,6 +23,9 @@ TOOLS   := $(B)/tools
 QOUT    := $(B)/qemu$(DBG)
 TARBALL := /usr/src/linux-source-6.12.tar.xz
 JOBS    ?= $(shell echo $$(($$(nproc) + 1)))
+# Guest CPUs for check and qemu: the concurrency tests need two really
+# running at once (results.py fails the run if fewer come up).
+CPUS    ?= 2
 BOOT_TIMEOUT ?= $(if $(DBG),3000,900)
 # Patch files (globs) to leave out of the build, e.g. EXCLUDE='*-filemap-*'.
 EXCLUDE ?=
@@ -122,6 +125,7 @@ help:
 	@echo
 	@echo 'Knobs (value now):'
 	@echo '  JOBS ($(JOBS))  parallel kernel build jobs'
+	@echo '  CPUS ($(CPUS))  guest CPUs of check and qemu (fewer brought up: failure)'
 	@echo '  BOOT_TIMEOUT ($(BOOT_TIMEOUT))  seconds before the guest is killed'
 	@echo '  EXCLUDE ($(EXCLUDE))  patch files (globs) to leave out, e.g. "*-mm-filemap-*"'
 	@echo '  SOAK ($(SOAK))  requests in the sample devices random run'
@@ -131,6 +135,7 @@ help:
 	@echo '  BENCH_BOOTS ($(BENCH_BOOTS))  bench-filemap: boots per kernel'
 	@echo '  BENCH_SAMPLES ($(BENCH_SAMPLES))  bench: batches per cell'
 	@echo '  BENCH_CPU ($(BENCH_CPU))  bench: QEMU -cpu model'
+	@echo '  BENCH_CPUS ($(BENCH_CPUS))  bench, bench-filemap: guest CPUs'
 	@echo '  BENCH_QEMU ($(BENCH_QEMU))  bench: extra QEMU options, e.g. "-icount shift=0"'
 	@echo '  BENCH_BUF_PAGES ($(BENCH_BUF_PAGES))  bench: pages to move the driver'
 	@echo '      benchmark user buffer by'
@@ -233,9 +238,9 @@ lint-cached: kernel $(B)/lint.tap
 
 RESULTS = scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen >$(QOUT)/versions.txt && \
 	qemu/results.py --out $(QOUT) --ksrc $(KSRC) --expected $(EXPECTED) \
-		--versions $(QOUT)/versions.txt $(if $(DBG),,--lint $(B)/lint.tap)
+		--versions $(QOUT)/versions.txt --cpus $(CPUS) $(if $(DBG),,--lint $(B)/lint.tap)
 
-BOOT = qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS)
+BOOT = QEMU_CPUS=$(CPUS) qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS)
 
 # qemu: lint first (a failure does not stop the boot: the results table
 # reports it), then the guest, interactive when stdin is a terminal.
@@ -271,7 +276,7 @@ bench-filemap: patches-check
 	@$(USER_CC) -o $(BENCH)/prog/bench-filemap \
 		qemu/bench-filemap.c
 	@qemu/mkinitramfs.sh $(BENCH)/initramfs.cpio.gz $(BENCH)/prog
-	@qemu/bench-filemap.sh $(BENCH) $(BENCH_BOOTS) $(BOOT_TIMEOUT) </dev/null
+	@QEMU_CPUS=$(BENCH_CPUS) qemu/bench-filemap.sh $(BENCH) $(BENCH_BOOTS) $(BOOT_TIMEOUT) </dev/null
 
 # "make bench": the cost of the Rust kernel::iov wrapper and of the Rust
 # RAM file sample against C, in one boot of the normal kernel with only the
@@ -285,6 +290,10 @@ BENCH_CPU     ?= max
 # Extra QEMU options, e.g. "-icount shift=0": the guest clock then counts
 # guest instructions, so the ratios become ratios of instructions executed.
 BENCH_QEMU    ?=
+# Guest CPUs of the benchmarks: one. They time single-threaded code paths;
+# a second vCPU only adds host threads to compete for the two host cores
+# (README "Benchmarks").
+BENCH_CPUS ?= 1
 # Pages to move the driver benchmark's user buffer by (placement effects).
 BENCH_BUF_PAGES ?=
 BENCH_ARGS = kunit.filter_glob=iov_rust_bench.iov_bench_wrapper_cost \
@@ -311,7 +320,7 @@ bench: patches-check kernel
 	  echo "host flags  $$(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"; \
 	  echo "qemu -cpu   $(BENCH_CPU) $(BENCH_QEMU)"; \
 	  echo "kernel config: $(BENCH_IOV)/config"; } >$(BENCH_IOV)/env.txt
-	@QEMU_CPU='$(BENCH_CPU)' QEMU_EXTRA='$(BENCH_QEMU)' qemu/run.sh $(BZIMAGE) $(BENCH_IOV)/initramfs.cpio.gz \
+	@QEMU_CPUS=$(BENCH_CPUS) QEMU_CPU='$(BENCH_CPU)' QEMU_EXTRA='$(BENCH_QEMU)' qemu/run.sh $(BZIMAGE) $(BENCH_IOV)/initramfs.cpio.gz \
 		$(BENCH_IOV)/boot $(BOOT_TIMEOUT) $(BENCH_ARGS) </dev/null
 	@qemu/bench-iov.py --boot $(BENCH_IOV)/boot --out $(BENCH_IOV) --env $(BENCH_IOV)/env.txt
 

@@ -125,6 +125,10 @@ def main():
     ap.add_argument('--expected', required=True, help='expected suites file')
     ap.add_argument('--versions', help='file with tool versions to show')
     ap.add_argument('--lint', help='TAP file of the build-time checks')
+    ap.add_argument('--cpus', type=int, default=1,
+                    help='CPUs the guest was given: fewer brought up fail the run')
+    ap.add_argument('--require', action='append', default=[],
+                    help='a kernel log line (regex) that must appear, e.g. KCSAN enabled')
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)  # kunit.py changes directory
 
@@ -214,6 +218,16 @@ def main():
         if 'Call Trace:' not in line or i - last > 60:
             bad.append(line)
         last = i
+    # The concurrency tests mean something only with every CPU up.
+    up = [re.search(r'smp: Brought up \d+ nodes?, (\d+) CPUs?', line) for line in log]
+    up = [int(m.group(1)) for m in up if m]
+    if not up:
+        problems.append('kernel log: no "smp: Brought up" line (how many CPUs?)')
+    elif up[-1] < args.cpus:
+        problems.append(f'the guest brought up {up[-1]} CPU(s), {args.cpus} were given')
+    for pattern in args.require:
+        if not any(re.search(pattern, line) for line in log):
+            problems.append(f'kernel log: no line matches "{pattern}"')
     for line in bad[:10]:
         problems.append('kernel log: ' + line.strip())
     if len(bad) > 10:
@@ -221,7 +235,9 @@ def main():
 
     if args.versions and os.path.exists(args.versions):
         print(open(args.versions).read().rstrip())
-        print()
+    if up:
+        print(f'guest       {up[-1]} CPU(s) brought up of {args.cpus}')
+    print()
     width = max([len(n) for _, n in rows] + [24])
     print(f'{"suite":<{width + 8}} {"passed":>7} {"failed":>7} {"skipped":>8}')
     total = [0, 0, 0]

@@ -8,7 +8,10 @@
 # The whole boot is bounded by TIMEOUT seconds. QEMU_CPU overrides the
 # guest CPU model (default "max"), e.g. "max,-erms" for "make bench";
 # QEMU_EXTRA adds QEMU options, e.g. "-icount shift=0" (guest clock counts
-# instructions: "make bench BENCH_QEMU=...").
+# instructions: "make bench BENCH_QEMU=..."). QEMU_CPUS (default 2) is the
+# number of guest CPUs, one socket each: the guest has no ACPI and finds
+# its CPUs in the MP table, where QEMU lists one per socket. Multi-threaded
+# TCG runs them on separate host threads, so they really run in parallel.
 # Usage: qemu/run.sh BZIMAGE INITRAMFS OUTDIR TIMEOUT [KERNEL-ARGS...]
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -22,7 +25,9 @@ mkdir -p "$out"
 rm -f "$out/console.log" "$out/results.log"
 append="console=ttyS0 panic=-1 $*"
 # shellcheck disable=SC2086 # QEMU_EXTRA is a list of options
-set -- qemu-system-x86_64 -accel tcg -cpu "${QEMU_CPU:-max}" -smp 2 -m 1G \
+cpus=${QEMU_CPUS:-2}
+set -- qemu-system-x86_64 -accel tcg,thread=multi -cpu "${QEMU_CPU:-max}" \
+	-smp "cpus=$cpus,sockets=$cpus,cores=1,threads=1" -m 1G \
 	-nodefaults -no-reboot -display none \
 	-kernel "$kernel" -initrd "$initrd" ${QEMU_EXTRA:-}
 if [ -t 0 ] && [ -t 1 ]; then
