@@ -7,11 +7,20 @@ ifneq ($(LLVM),1)
 $(error this project builds the kernel with LLVM=1 (clang + Rust); got LLVM=$(LLVM))
 endif
 
-# DEBUG=1: the hardened kernel (qemu/debug.config on top of guest.config:
-# KASAN, UBSAN, lockdep, usercopy fault injection), built and booted in
-# directories of its own ("-debug"), so the normal build stays incremental.
+# Kernel variants, each built and booted in directories of its own
+# (build/obj-VARIANT, build/qemu-VARIANT), so the normal build stays
+# incremental: qemu/VARIANT.config on top of qemu/guest.config, plus the
+# user programs of qemu/user-tests-VARIANT and the suites of
+# qemu/expected-suites-VARIANT.
+#   DEBUG=1  the hardened kernel: KASAN, UBSAN, lockdep, usercopy faults
+#   RACE=1   the data-race detector KCSAN (not with KASAN: one or the other)
 DEBUG ?=
-DBG     := $(if $(filter 1,$(DEBUG)),-debug)
+RACE  ?=
+ifeq ($(filter 1,$(DEBUG))$(filter 1,$(RACE)),11)
+$(error DEBUG=1 and RACE=1 are two kernels (KASAN and KCSAN exclude each other): one at a time)
+endif
+VARIANT := $(if $(filter 1,$(DEBUG)),debug,$(if $(filter 1,$(RACE)),race))
+DBG     := $(if $(VARIANT),-$(VARIANT))
 
 B       := $(CURDIR)/build
 KSRC    := $(B)/linux
@@ -26,7 +35,7 @@ JOBS    ?= $(shell echo $$(($$(nproc) + 1)))
 # Guest CPUs for check and qemu: the concurrency tests need two really
 # running at once (results.py fails the run if fewer come up).
 CPUS    ?= 2
-BOOT_TIMEOUT ?= $(if $(DBG),3000,900)
+BOOT_TIMEOUT ?= $(if $(VARIANT),3000,900)
 # Patch files (globs) to leave out of the build, e.g. EXCLUDE='*-filemap-*'.
 EXCLUDE ?=
 # Requests in the iov_ramfile random run (a soak test; raise BOOT_TIMEOUT).
@@ -39,14 +48,19 @@ GUEST_ARGS += c_iov_ramfile.capacity=$(RAMFILE_CAPACITY) rust_iov_ramfile.capaci
 # The debug boot also injects usercopy faults (at least FAULTS in each of
 # two workloads) and repeats the concurrency test SOAK_ROUNDS times.
 FAULTS      ?= 10000
-# What the debug kernel is for: its config is refused without any of these
-# (a line dropped from qemu/debug.config, or one Kconfig could not take).
-DEBUG_REQUIRED := KASAN KASAN_GENERIC UBSAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
+# What each variant is for: its config is refused without any of these
+# (a line dropped from its .config, or one Kconfig could not take).
+REQUIRED_debug := KASAN KASAN_GENERIC UBSAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
 	DEBUG_KMAP_LOCAL_FORCE_MAP FAULT_INJECTION_USERCOPY
+REQUIRED_race  := KCSAN KCSAN_SELFTEST
+# Kernel log lines each variant's boot must show (regexes for results.py):
+# KCSAN on, and its boot selftest passed (it panics otherwise).
+LOG_race := kcsan:\senabled\searly kcsan:\sselftest:\s([0-9]+)/\1\stests\spassed
 SOAK_ROUNDS ?= 10
-ifneq ($(DBG),)
-GUEST_ARGS += IOV_FAULTS=$(FAULTS) IOV_CW_ROUNDS=$(SOAK_ROUNDS) TEST_TIMEOUT=$(BOOT_TIMEOUT)
-endif
+# Both variants repeat the concurrency test; the debug one injects faults.
+GUEST_ARGS_debug = IOV_FAULTS=$(FAULTS) IOV_CW_ROUNDS=$(SOAK_ROUNDS)
+GUEST_ARGS_race = IOV_CW_ROUNDS=$(SOAK_ROUNDS)
+GUEST_ARGS += $(GUEST_ARGS_$(VARIANT)) $(if $(VARIANT),TEST_TIMEOUT=$(BOOT_TIMEOUT))
 
 # Start time for the "[mm:ss]" progress lines, fixed once per top-level make.
 ifndef IOV_T0
@@ -81,9 +95,9 @@ INITRAMFS    := $(B)/initramfs$(DBG).cpio.gz
 KLOG         := $(B)/kernel$(DBG).log
 # The debug build's config fragment, user programs and expected suites are
 # the normal ones plus qemu/*-debug* (concatenated under build/).
-FRAGMENT     := $(if $(DBG),$(B)/guest-debug.config,qemu/guest.config)
-USER_TESTS   := $(if $(DBG),$(B)/user-tests-debug,qemu/user-tests)
-EXPECTED     := $(if $(DBG),$(B)/expected-suites-debug,qemu/expected-suites)
+FRAGMENT     := $(if $(DBG),$(B)/guest$(DBG).config,qemu/guest.config)
+USER_TESTS   := $(if $(DBG),$(B)/user-tests$(DBG),qemu/user-tests)
+EXPECTED     := $(if $(DBG),$(B)/expected-suites$(DBG),qemu/expected-suites)
 
 .PHONY: help deps tools tree patches patches-check edit import apply config kernel \
 	lint-cached rustavailable tests initramfs lint qemu check clean distclean FORCE
@@ -122,6 +136,7 @@ help:
 	@echo 'Kernel variants (each in its own build/obj-*, build/qemu-*):'
 	@echo '  check DEBUG=1 the hardened kernel: KASAN, UBSAN, lockdep, usercopy fault'
 	@echo '                injection, concurrency soak'
+	@echo '  check RACE=1  the data-race detector KCSAN, concurrency soak'
 	@echo
 	@echo 'Knobs (value now):'
 	@echo '  JOBS ($(JOBS))  parallel kernel build jobs'
@@ -130,8 +145,9 @@ help:
 	@echo '  EXCLUDE ($(EXCLUDE))  patch files (globs) to leave out, e.g. "*-mm-filemap-*"'
 	@echo '  SOAK ($(SOAK))  requests in the sample devices random run'
 	@echo '  DEBUG ($(DEBUG))  1: the hardened kernel'
-	@echo '  FAULTS ($(FAULTS)), SOAK_ROUNDS ($(SOAK_ROUNDS))  DEBUG=1: usercopy faults per'
-	@echo '      workload, concurrency test rounds'
+	@echo '  RACE ($(RACE))  1: the KCSAN kernel'
+	@echo '  FAULTS ($(FAULTS))  DEBUG=1: usercopy faults per workload'
+	@echo '  SOAK_ROUNDS ($(SOAK_ROUNDS))  DEBUG=1, RACE=1: concurrency test rounds'
 	@echo '  BENCH_BOOTS ($(BENCH_BOOTS))  bench-filemap: boots per kernel'
 	@echo '  BENCH_SAMPLES ($(BENCH_SAMPLES))  bench: batches per cell'
 	@echo '  BENCH_CPU ($(BENCH_CPU))  bench: QEMU -cpu model'
@@ -178,18 +194,19 @@ apply: $(STAMP_SERIES)
 
 $(STAMP_CONFIG): $(FRAGMENT) $(STAMP_SERIES) scripts/kconfig.sh | tools
 	@scripts/kconfig.sh $(KSRC) $(FRAGMENT) $(KOBJ) $(KMAKE)
-	@[ -z "$(DBG)" ] || for o in $(DEBUG_REQUIRED); do \
+	@for o in $(REQUIRED_$(VARIANT)); do \
 		grep -qx "CONFIG_$$o=y" $(KOBJ)/.config || \
-		{ echo "error: the debug kernel config lacks CONFIG_$$o=y" >&2; exit 1; }; done
+		{ echo "error: the $(VARIANT) kernel config lacks CONFIG_$$o=y" >&2; exit 1; }; done
 	@touch $@
 
-$(B)/guest-debug.config: qemu/guest.config qemu/debug.config
+# A variant's config, programs and suites: the normal ones plus its own.
+$(B)/guest-%.config: qemu/guest.config qemu/%.config
 	@mkdir -p $(B) && cat $^ >$@
 
-$(B)/user-tests-debug: qemu/user-tests qemu/user-tests-debug
+$(B)/user-tests-%: qemu/user-tests qemu/user-tests-%
 	@mkdir -p $(B) && cat $^ >$@
 
-$(B)/expected-suites-debug: qemu/expected-suites qemu/expected-suites-debug
+$(B)/expected-suites-%: qemu/expected-suites qemu/expected-suites-%
 	@mkdir -p $(B) && cat $^ >$@
 
 config: $(STAMP_CONFIG)
@@ -238,7 +255,8 @@ lint-cached: kernel $(B)/lint.tap
 
 RESULTS = scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen >$(QOUT)/versions.txt && \
 	qemu/results.py --out $(QOUT) --ksrc $(KSRC) --expected $(EXPECTED) \
-		--versions $(QOUT)/versions.txt --cpus $(CPUS) $(if $(DBG),,--lint $(B)/lint.tap)
+		--versions $(QOUT)/versions.txt --cpus $(CPUS) $(if $(DBG),,--lint $(B)/lint.tap) \
+		$(foreach l,$(LOG_$(VARIANT)),--require '$(l)')
 
 BOOT = QEMU_CPUS=$(CPUS) qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS)
 
@@ -252,7 +270,7 @@ qemu: patches-check kernel initramfs $(EXPECTED) $(LINT_STEP)
 check: patches-check kernel initramfs $(EXPECTED)
 	@$(if $(LINT_STEP),$(MAKE) --no-print-directory $(B)/lint.tap & lint=$$!;) \
 		$(BOOT) </dev/null; rc=$$?; $(if $(LINT_STEP),wait $$lint; $(LINT_SUMMARY);) exit $$rc
-	@[ -z "$(DBG)" ] || tr -d '\r' <$(QOUT)/results.log | grep -a 'usercopy faults injected' || true
+	@[ "$(VARIANT)" != debug ] || tr -d '\r' <$(QOUT)/results.log | grep -a 'usercopy faults injected' || true
 	@$(RESULTS)
 
 # The mm/filemap patch (by file name), for EXCLUDE: the selftests must pass
