@@ -160,21 +160,32 @@ def message_parts(msg):
     return subject, ('\n'.join(body) + '\n' if body else ''), series
 
 
-def new_spec(top, path, subject, changes, specs):
-    """A description for a commit whose trailer names a file that does not exist."""
+def listed_paths(top, spec):
+    """The kernel paths a description's header lists, or None if a diff is missing."""
+    paths = set(spec.files)
+    for d in spec.diffs:
+        f = os.path.join(top, spec.area, d)
+        if not os.path.exists(f):
+            return None
+        paths.add(diff_target(f))
+    return paths
+
+
+def new_spec(top, path, subject, changes, taken):
+    """A description for a commit whose trailer names a file that does not exist; its diffs
+    get names no other description in use has (`taken`, area-relative)."""
     m = re.match(r'^(%s)/series/(\d+)-([\w.+-]+)$' % '|'.join(map(re.escape, AREAS)), path)
     if not m:
         die('trailer "Series: %s": expected <area>/series/NN-topic, area one of %s'
             % (path, ', '.join(AREAS)))
     area, topic = m.group(1), m.group(3)
-    used = {d for s in specs.values() if s.area == area for d in s.diffs}
     files, diffs = [], []
     for status, kpath in changes:
         if status == 'A':
             files.append(kpath)
             continue
         name = kpath + '.diff'
-        if name in used or os.path.exists(os.path.join(top, area, name)):
+        if (area, name) in taken:
             name = '%s.%s.diff' % (kpath, topic)
         diffs.append(name)
     header = ['Subject: ' + subject]
@@ -198,21 +209,22 @@ def import_range(repo, rng, by_order, top, out):
     if by_order and len(commits) != len(ordered):
         die('%s has %d commits, the areas describe %d patches' % (rng, len(commits), len(ordered)))
 
-    done = []          # (commit, spec, ...) in branch order
-    created = []       # descriptions made for new commits
+    # First pass: each commit's message, description (by trailer or
+    # position) and changed paths.
+    found = []
     for i, c in enumerate(commits):
         short = c[:12]
         subject, body, series = message_parts(git(repo, 'log', '-1', '--format=%B', c))
         what = 'commit %s "%s"' % (short, subject)
         if by_order:
-            spec = ordered[i]
+            path = ordered[i].path
         else:
             if len(series) != 1:
                 die('%s has %s "Series: <area>/series/NN-topic" trailer: it must name the one '
                     'series file it is (README "Editing the series"). A fixup! commit: run '
                     'git rebase -i --autosquash pristine first.'
                     % (what, 'no' if not series else 'more than one'))
-            spec = specs.get(series[0])
+            path = series[0]
         changes = []
         for line in git(repo, 'diff-tree', '-r', '--no-renames', '--no-commit-id',
                         '--name-status', c).splitlines():
@@ -224,10 +236,43 @@ def import_range(repo, rng, by_order, top, out):
             changes.append((status, kpath))
         if not changes:
             die('%s changes nothing' % what)
+        found.append((c, path, subject, body, changes, what))
+
+    # A trailer that names a description which does not exist yet: a new
+    # patch, or one renamed (new NN or topic). A description of the same
+    # area and subject that no commit names any more is the old name: its
+    # header (and so its file names) carries over when it lists exactly the
+    # paths the commit changes.
+    named = {f[1] for f in found}
+    renamed = {}
+    for c, path, subject, body, changes, what in found:
+        if path in specs:
+            continue
+        for old in specs.values():
+            if (old.path not in named and old.path not in renamed.values()
+                    and old.area == path.split('/')[0] and old.subject == subject
+                    and listed_paths(top, old) == {k for _, k in changes}):
+                renamed[path] = old.path
+                break
+    # The diff names in use: those of the descriptions commits still name,
+    # under their name or a new one.
+    taken = {(s.area, d) for s in specs.values()
+             if s.path in named or s.path in renamed.values() for d in s.diffs}
+    done = []          # (commit, spec, ...) in branch order
+    created = []       # descriptions made for new commits
+    for c, path, subject, body, changes, what in found:
+        spec = specs.get(path)
         if spec is None:
-            spec = new_spec(top, series[0], subject, changes, specs)
+            spec = new_spec(top, path, subject, changes, taken)
+            if path in renamed:
+                old = specs[renamed[path]]
+                spec.header, spec.files, spec.diffs = old.header, old.files, old.diffs
+                spec.new_targets = {}
+                created.append('%s (renamed from %s)' % (spec.path, old.path))
+            else:
+                created.append('%s (%s)' % (spec.path, what))
+            taken |= {(spec.area, d) for d in spec.diffs}
             specs[spec.path] = spec
-            created.append('%s (%s)' % (spec.path, what))
         if any(d[1] is spec for d in done):
             die('%s: a second commit for %s' % (what, spec.path))
         done.append((c, spec, subject, body, changes, what))
