@@ -3,8 +3,8 @@
 # Inlining check for "make bench": from the built objects, show that the
 # Rust copy paths call the C copy functions directly, with no layer of
 # Rust functions in between. Fails if:
-#   - in a Rust object that uses kernel::iov (the benchmark, and the Rust
-#     RAM file sample when it is built), a function that calls a C copy
+#   - in a Rust object of the benchmarked code (the benchmark, and the Rust
+#     RAM file sample when it is built: samples' *iov*.rs), a function that calls a C copy
 #     function also calls a function of the kernel crate out of line (a
 #     symbol whose mangled path has "6kernel": kernel::iov, kernel::page,
 #     ...) or a C helper (rust_helper_*, but see below). Calls to core's panic
@@ -14,12 +14,13 @@
 #     copy_page_from_iter_atomic);
 #   - a Rust object of a sample calls none of the C copy functions;
 #   - a misc device's read_iter or write_iter file operation in a sample
-#     (the MiscDeviceRegistration adapter) does not itself call a C copy
+#     (the MiscdeviceVTable adapter) does not itself call a C copy
 #     function, that is the driver's handler and the kernel::iov calls
 #     were not inlined into it.
 # C helpers (rust_helper_*) are allowed only for the C static inline
 # functions listed in allowed_helpers: Rust cannot inline C in 6.12, and
-# they are not part of the copy (current task, its signals, resched).
+# they are not part of the copy (current task, its signals, resched, the
+# killable mutex lock, a macro under lockdep; the C twin calls the same).
 # Prints every call each checked function makes, as the evidence.
 # Usage: scripts/bench-inline.sh KSRC KOBJ OUTDIR
 #   OUTDIR gets the call lists, NAME.calls, one "FUNCTION TARGET" a line.
@@ -29,7 +30,8 @@ ksrc=$1
 kobj=$2
 out=$3
 copy_fns='_copy_to_iter _copy_from_iter copy_page_to_iter copy_page_from_iter copy_page_from_iter_atomic'
-allowed_helpers='rust_helper_get_current rust_helper_fatal_signal_pending rust_helper_cond_resched'
+allowed_helpers='rust_helper_get_current rust_helper_fatal_signal_pending rust_helper_cond_resched
+	rust_helper_mutex_lock_killable'
 mkdir -p "$out"
 
 # calls OBJ: "FUNCTION TARGET" for every call, and every jump to another
@@ -47,7 +49,7 @@ calls() {
 bench=$kobj/samples/iov_bench/rust_iov_bench.o
 [ -f "$bench" ] || die "$bench is missing: is CONFIG_SAMPLE_IOV_BENCH set?"
 objs=$bench
-for src in $(grep -rl --include='*.rs' 'kernel::iov' "$ksrc/samples" 2>/dev/null | sort); do
+for src in $(grep -rl --include='*iov*.rs' 'kernel::iov' "$ksrc/samples" 2>/dev/null | sort); do
 	rel=${src#"$ksrc"/}
 	obj=$kobj/${rel%.rs}.o
 	[ "$obj" = "$bench" ] || [ ! -f "$obj" ] || objs="$objs $obj"
@@ -82,7 +84,7 @@ for obj in $objs; do
 	llvm-nm --defined-only --just-symbol-name "$obj" | sort -u >"$base.syms"
 	for fop in read_iter write_iter; do
 		llvm-cxxfilt <"$base.syms" | paste "$base.syms" - |
-			awk -F '\t' -v fop="$fop" '$2 ~ ("MiscDeviceRegistration<.*>>::" fop "$") { print $1 }' \
+			awk -F '\t' -v fop="$fop" '$2 ~ ("MiscdeviceVTable<.*>>::" fop "$") { print $1 }' \
 			>"$base.$fop"
 		while read -r fn; do
 			if ! awk -v fn="$fn" '$1 == fn' "$base.copiers" | grep -q .; then

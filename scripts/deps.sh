@@ -15,6 +15,7 @@ packages="
 	python3-ply python3-git
 	qemu-system-x86 busybox-static cpio
 	gnuplot-nox
+	liburing-dev libaio-dev
 "
 
 missing=

@@ -1687,6 +1687,50 @@ static void iov_kunit_is_aligned(struct kunit *test)
 }
 
 /*
+ * An iterator with nothing left has no segment to look at:
+ * iov_iter_alignment() is 0 and iov_iter_is_aligned() true, with no
+ * segment array (nr_segs 0) and once advanced to its end, whatever the
+ * array holds after its last segment. Each array here has a second,
+ * misaligned entry that the iterator does not cover: reading it (as the
+ * do-while loops once did) shows up as a non-zero alignment.
+ */
+static void iov_kunit_alignment_empty(struct kunit *test)
+{
+	char *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct page *page = alloc_page(GFP_KERNEL);
+	struct kvec kv[2] = { { buf, 16 }, { buf + 3, 5 } };
+	/* Never accessed: only the segment descriptions are read. */
+	struct iovec iov[2] = {
+		{ (void __user *)0x10000, 16 }, { (void __user *)0x20003, 5 },
+	};
+	struct bio_vec bv[2];
+	struct iov_iter it;
+	unsigned int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	bvec_set_page(&bv[0], page, 16, 0);
+	bvec_set_page(&bv[1], page, 5, 3);
+	for (n = 0; n <= 1; n++) {
+		iov_iter_kvec(&it, ITER_SOURCE, kv, n, n * 16);
+		iov_iter_advance(&it, 16);
+		KUNIT_EXPECT_EQ(test, iov_iter_alignment(&it), 0);
+		KUNIT_EXPECT_TRUE(test, iov_iter_is_aligned(&it, ~0U, ~0U));
+
+		iov_iter_init(&it, ITER_SOURCE, iov, n, n * 16);
+		iov_iter_advance(&it, 16);
+		KUNIT_EXPECT_EQ(test, iov_iter_alignment(&it), 0);
+		KUNIT_EXPECT_TRUE(test, iov_iter_is_aligned(&it, ~0U, ~0U));
+
+		iov_iter_bvec(&it, ITER_DEST, bv, n, n * 16);
+		iov_iter_advance(&it, 16);
+		KUNIT_EXPECT_EQ(test, iov_iter_alignment(&it), 0);
+		KUNIT_EXPECT_TRUE(test, iov_iter_is_aligned(&it, ~0U, ~0U));
+	}
+	__free_page(page);
+}
+
+/*
  * iov_iter_gap_alignment(): for ITER_IOVEC the OR of each segment end and
  * the start of the next non-empty one; 0 for ITER_UBUF.
  */
@@ -1759,6 +1803,7 @@ static struct kunit_case iov_kunit_query_cases[] = {
 	KUNIT_CASE(iov_kunit_npages_cap),
 	KUNIT_CASE_PARAM(iov_kunit_alignment, align_gen_params),
 	KUNIT_CASE(iov_kunit_is_aligned),
+	KUNIT_CASE(iov_kunit_alignment_empty),
 	KUNIT_CASE(iov_kunit_gap_alignment),
 	KUNIT_CASE(iov_kunit_single_seg_count),
 	{}

@@ -5,13 +5,14 @@
 //! The iterator borrows its memory for `'data`, so the buffer cannot be moved into `drop` while
 //! the iterator is alive.
 
-use kernel::iov::IovSource;
+use kernel::iov::IoSlice;
 use kernel::prelude::*;
 
 /// Reads one byte after (misuse) or before (control) dropping the buffer.
 pub fn case() -> Result<u8> {
     let buf = KVec::from_elem(7u8, 16, GFP_KERNEL)?;
-    let mut src = IovSource::from_slice(&buf);
+    let seg = IoSlice::new(&buf);
+    let mut src = seg.source();
     #[cfg(misuse)]
     drop(buf);
     let mut out = [0u8; 1];

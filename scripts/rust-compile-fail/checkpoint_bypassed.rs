@@ -5,12 +5,13 @@
 //! The guard borrows the iterator mutably until it is committed or dropped; all moves in between
 //! go through the guard.
 
-use kernel::iov::IovSource;
+use kernel::iov::{IoSlice, IovIter};
 
 /// Advances the iterator directly while (misuse) or after (control) a guard holds it.
 pub fn case() -> usize {
     let data = [0u8; 8];
-    let mut src = IovSource::from_slice(&data);
+    let seg = IoSlice::new(&data);
+    let mut src = seg.source();
     let mut guard = src.checkpoint();
     #[cfg(misuse)]
     src.advance(1);

@@ -5,13 +5,14 @@
 //! A destination borrows its memory mutably; the buffer cannot be looked at until the iterator
 //! is gone.
 
-use kernel::iov::IovDest;
+use kernel::iov::IoSliceMut;
 use kernel::prelude::*;
 
 /// Peeks at the buffer while (misuse) or after (control) the iterator uses it.
 pub fn case() -> Result<u8> {
     let mut buf = KVec::from_elem(0u8, 8, GFP_KERNEL)?;
-    let mut dst = IovDest::from_slice(&mut buf);
+    let mut seg = IoSliceMut::new(&mut buf);
+    let mut dst = seg.dest();
     #[cfg(misuse)]
     let peek = buf[0];
     dst.copy_to_iter_full(b"abc")?;

@@ -5,13 +5,14 @@
 //! `extract_pages` holds nothing on the pages of kernel memory, so its result borrows that
 //! memory for the iterator's `'data`.
 
-use kernel::iov::IovSource;
+use kernel::iov::{IoSlice, IovIterSource};
 use kernel::prelude::*;
 
 /// Uses the extracted pages after (misuse) or before (control) freeing the buffer.
 pub fn case() -> Result<usize> {
     let buf = KVec::from_elem(0u8, 64, GFP_KERNEL)?;
-    let mut src = IovSource::from_slice(&buf);
+    let segs = [IoSlice::new(&buf)];
+    let mut src = IovIterSource::kvec(&segs);
     let pages = src.extract_pages::<1>(64)?;
     #[cfg(misuse)]
     drop(buf);

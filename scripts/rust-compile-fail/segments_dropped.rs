@@ -4,7 +4,7 @@
 //!
 //! The C code reads the `struct kvec` array as it moves, so the iterator borrows the array too.
 
-use kernel::iov::{IovSource, Kvec};
+use kernel::iov::{IoSlice, IovIterSource};
 use kernel::prelude::*;
 
 /// Moves over the segments after (misuse) or before (control) dropping the array.
@@ -12,12 +12,13 @@ pub fn case() -> Result<usize> {
     let a = [1u8; 4];
     let b = [2u8; 4];
     let mut segs = KVec::new();
-    segs.push(Kvec::source(&a), GFP_KERNEL)?;
-    segs.push(Kvec::source(&b), GFP_KERNEL)?;
-    let mut src = IovSource::kvec(&segs);
+    segs.push(IoSlice::new(&a), GFP_KERNEL)?;
+    segs.push(IoSlice::new(&b), GFP_KERNEL)?;
+    let mut src = IovIterSource::kvec(&segs);
     #[cfg(misuse)]
     drop(segs);
-    let n = src.advance(6);
+    src.advance(6);
+    let n = src.len();
     #[cfg(not(misuse))]
     drop(segs);
     Ok(n)

@@ -2,10 +2,10 @@
 // expect: E0277
 //! Misuse: sending an iterator to another thread.
 //!
-//! An `IovIter` is not `Send`: its C iterator belongs to the calling context. Anything that
+//! An iterator is not `Send`: its C iterator belongs to the calling context. Anything that
 //! runs work elsewhere (workqueues, kthreads) requires `Send`.
 
-use kernel::iov::IovDest;
+use kernel::iov::IovIterDest;
 
 /// Requires what a thread-spawning API requires of the value it moves.
 fn to_other_thread<T: Send>(value: T) -> T {
@@ -14,7 +14,7 @@ fn to_other_thread<T: Send>(value: T) -> T {
 
 /// Sends the iterator (misuse) or only its length (control).
 pub fn case() -> usize {
-    let dst = IovDest::discard(16);
+    let dst = IovIterDest::discard(16);
     #[cfg(misuse)]
     let dst = to_other_thread(dst);
     #[cfg(not(misuse))]

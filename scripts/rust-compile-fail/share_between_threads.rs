@@ -2,10 +2,10 @@
 // expect: E0277
 //! Misuse: sharing an iterator between threads.
 //!
-//! An `IovIter` is not `Sync`: even its read-only queries call C functions that assume a single
+//! An iterator is not `Sync`: even its read-only queries call C functions that assume a single
 //! user.
 
-use kernel::iov::IovSource;
+use kernel::iov::IoSlice;
 
 /// Requires what sharing a reference with another thread requires.
 fn share<T: Sync + ?Sized>(value: &T) -> &T {
@@ -15,7 +15,8 @@ fn share<T: Sync + ?Sized>(value: &T) -> &T {
 /// Shares the iterator (misuse) or its data (control).
 pub fn case() -> usize {
     let data = [0u8; 4];
-    let src = IovSource::from_slice(&data);
+    let seg = IoSlice::new(&data);
+    let src = seg.source();
     #[cfg(misuse)]
     let n = share(&src).len();
     #[cfg(not(misuse))]

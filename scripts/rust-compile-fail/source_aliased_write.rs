@@ -4,13 +4,14 @@
 //!
 //! A source borrows its memory shared; nothing may change it under the iterator.
 
-use kernel::iov::IovSource;
+use kernel::iov::IoSlice;
 use kernel::prelude::*;
 
 /// Changes the buffer while (misuse) or after (control) the iterator reads it.
 pub fn case() -> Result<u8> {
     let mut buf = KVec::from_elem(1u8, 8, GFP_KERNEL)?;
-    let mut src = IovSource::from_slice(&buf);
+    let seg = IoSlice::new(&buf);
+    let mut src = seg.source();
     #[cfg(misuse)]
     {
         buf[0] = 2;

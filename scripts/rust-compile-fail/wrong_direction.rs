@@ -2,14 +2,15 @@
 // expect: E0599
 //! Misuse: copying into a source iterator.
 //!
-//! Data only flows out of an `IovSource`: it has no `copy_to_iter` method at all.
+//! Data only flows out of an `IovIterSource`: it has no `copy_to_iter` method at all.
 
-use kernel::iov::IovSource;
+use kernel::iov::IoSlice;
 
 /// Copies into (misuse) or out of (control) a source iterator.
 pub fn case() -> usize {
     let data = [0u8; 8];
-    let mut src = IovSource::from_slice(&data);
+    let seg = IoSlice::new(&data);
+    let mut src = seg.source();
     #[cfg(misuse)]
     let n = src.copy_to_iter(b"abc");
     #[cfg(not(misuse))]

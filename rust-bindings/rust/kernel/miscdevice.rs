@@ -4,36 +4,35 @@
 //!
 //! C header: [`include/linux/miscdevice.h`](srctree/include/linux/miscdevice.h)
 //!
+//! Reference: <https://www.kernel.org/doc/html/latest/driver-api/misc_devices.html>
+//!
 //! A misc device is a character device with major number 10 and a minor number the misc core
-//! hands out; registering one creates its node in `/dev`. The device's file operations are the
-//! methods of a [`MiscDevice`] implementation: the glue here turns the raw C arguments into
-//! [`File`], [`Kiocb`] and [`IovIter`](crate::iov::IovIter) values and the results back into C
-//! return values.
+//! hands out; registering one creates its node in `/dev`. Its file operations are the methods
+//! of a [`MiscDevice`] implementation, with the interface of mainline Linux (6.18): `open`
+//! returns the state of one open file ([`MiscDevice::Ptr`]), which the other operations borrow
+//! and `release` gets back; `read_iter` and `write_iter` get a [`Kiocb`] and an
+//! [`IovIterDest`] or [`IovIterSource`].
 //!
-//! Two kinds of state are involved:
-//!
-//! - [`MiscDevice::Data`] belongs to the [`MiscDeviceRegistration`] and is dropped with it. Only
-//!   [`MiscDevice::open`] sees it: the misc core serialises `open` against deregistration, but
-//!   files stay open after the device is deregistered.
-//! - [`MiscDevice::Ptr`] is what `open` returns for one open file (typically an
-//!   [`Arc`](crate::sync::Arc) of state shared by all opens, or a [`KBox`]
-//!   of state of its own). It is kept in the file's `private_data`, borrowed by the other
-//!   operations, and handed back to [`MiscDevice::release`] when the last reference to the file
-//!   goes away.
+//! On top of mainline's interface: `llseek`, a module that owns the operations
+//! ([`MiscDevice::OWNER`]), `RWF_NOWAIT` requests ([`MiscDevice::NOWAIT`]), `splice()` and
+//! `sendfile()` ([`MiscDevice::SPLICE`]), and data of the registration that every `open` sees
+//! ([`MiscDevice::RegistrationData`]).
 
 use crate::{
     bindings, build_error,
+    device::Device,
     error::{code::*, to_result, Error, Result, VTABLE_DEFAULT_ERROR},
-    ffi::c_int,
+    ffi::{c_int, c_long, c_uint, c_ulong},
     fs::{File, Kiocb},
     init::{self, PinInit},
-    iov::{IovDest, IovSource},
+    iov::{IovIterDest, IovIterSource},
     prelude::*,
+    seq_file::SeqFile,
     str::CStr,
     types::{ForeignOwnable, Opaque},
     ThisModule,
 };
-use core::{marker::PhantomData, mem::MaybeUninit, pin::Pin};
+use core::{marker::PhantomData, mem::MaybeUninit, pin::Pin, ptr};
 
 /// Where an `lseek()` is relative to (C's `SEEK_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,68 +70,89 @@ pub struct MiscDeviceOptions {
     pub name: &'static CStr,
 }
 
-/// The file operations of a misc device, and its state.
+impl MiscDeviceOptions {
+    /// Returns a `struct miscdevice` for these options and the file operations of `T`, ready to
+    /// be registered.
+    pub const fn into_raw<T: MiscDevice>(self) -> bindings::miscdevice {
+        // SAFETY: All zeroes is a valid `struct miscdevice` (null pointers, an empty list).
+        let mut misc: bindings::miscdevice = unsafe { MaybeUninit::zeroed().assume_init() };
+        misc.minor = bindings::MISC_DYNAMIC_MINOR as c_int;
+        misc.name = self.name.as_char_ptr();
+        misc.fops = &MiscdeviceVTable::<T>::VTABLE;
+        misc
+    }
+}
+
+/// A built-in module, i.e. none: the owner of file operations nobody must keep loaded.
+// SAFETY: A null module is what `THIS_MODULE` is in built-in code.
+const NO_MODULE: ThisModule = unsafe { ThisModule::from_ptr(ptr::null_mut()) };
+
+/// The file operations of a misc device, and the state they work on.
 ///
 /// Operations that are not implemented are left out of the `struct file_operations`: the VFS
-/// then fails `read()` and `write()` with `EINVAL` and `lseek()` with `ESPIPE`. `open` and
-/// `release` are always there.
+/// then fails `read()` and `write()` with `EINVAL`, `ioctl()` with `ENOTTY` and `lseek()` with
+/// `ESPIPE`. `open` and `release` are always there.
 #[vtable]
 pub trait MiscDevice: Sized {
-    /// The module that implements the device: `&THIS_MODULE`.
-    ///
-    /// The VFS holds a reference on it while a file of the device is open, so the module (and
-    /// with it the code of these operations) cannot go away under an open file.
-    const OWNER: &'static ThisModule;
-
-    /// Whether requests with `IOCB_NOWAIT` (`RWF_NOWAIT`) are served: every open file then gets
-    /// `FMODE_NOWAIT`, without which the VFS fails them with `EOPNOTSUPP`. The handlers must then
-    /// fail with [`EAGAIN`] where they would otherwise wait (see [`Kiocb::is_nowait`]).
-    const NOWAIT: bool = false;
-
-    /// State of the device, owned by its registration; seen only by [`MiscDevice::open`].
-    type Data: Send + Sync;
-
-    /// State of one open file, stored in the file while it is open.
+    /// What `open` returns and the file keeps: the state of one open file, e.g. a
+    /// `Pin<KBox<Self>>` or an [`Arc`](crate::sync::Arc) of state shared by all opens.
     type Ptr: ForeignOwnable + Send + Sync;
 
-    /// Opens the device: checks `file` (e.g. its [`flags`](crate::fs::file::flags)) and returns
-    /// the state the other operations of this open file get.
-    fn open(data: &Self::Data, file: &File) -> Result<Self::Ptr>;
+    /// Data that the registration owns and every `open` sees ([`MiscDeviceRegistration::data`]),
+    /// e.g. the shared state opens hand out. Initialised before the device is registered,
+    /// dropped after it is deregistered. Mainline has no such data: there it is `()`.
+    type RegistrationData: Send + Sync = ();
 
-    /// Called when the last reference to an open file is dropped; by default drops `device`.
+    /// The module the operations belong to, `&THIS_MODULE` for a loadable module: the VFS then
+    /// holds it while a file of the device is open, so it cannot be unloaded under an open file.
+    /// Mainline sets no owner, as the default here.
+    const OWNER: &'static ThisModule = &NO_MODULE;
+
+    /// Whether requests with `IOCB_NOWAIT` (`RWF_NOWAIT`, io_uring's first attempt) are served:
+    /// every open file then gets `FMODE_NOWAIT`, without which the VFS fails them with
+    /// `EOPNOTSUPP`. Where they would wait, the handlers must fail with [`EAGAIN`] instead (see
+    /// [`Kiocb::is_nowait`]).
+    const NOWAIT: bool = false;
+
+    /// Whether `splice()`, `sendfile()` and `tee` reach the device: its `read_iter` then also
+    /// serves `splice_read` (C's `copy_splice_read()`, with an `ITER_BVEC` iterator over pages
+    /// it allocates) and its `write_iter` serves `splice_write` (C's
+    /// `iter_file_splice_write()`, with an `ITER_BVEC` iterator over the pipe's pages), as C
+    /// character devices wire it (`drivers/char/random.c`).
+    ///
+    /// `splice_write` calls `write_iter` with the pipe locked, so the device's own locks nest
+    /// inside the pipe's `mutex`: a device must not wait on a pipe while holding a lock its
+    /// `write_iter` takes. Off by default, as in C, where each driver opts in; mainline has no
+    /// splice for misc devices.
+    const SPLICE: bool = false;
+
+    /// Opens the device: checks `file` (e.g. its [`flags`](crate::fs::file::flags)) and returns
+    /// the state of this open file.
+    fn open(file: &File, misc: &MiscDeviceRegistration<Self>) -> Result<Self::Ptr>;
+
+    /// Called when the last reference to an open file is dropped; drops `device` by default.
     fn release(device: Self::Ptr, _file: &File) {
         drop(device);
     }
 
-    /// Reads into `to` at [`Kiocb::pos`] (`read()`, `readv()`, `pread()`, `preadv2()`, ...) and
-    /// returns the number of bytes read, 0 at the end of the file.
-    ///
-    /// The handler moves the position ([`Kiocb::advance_pos`]) by the number it returns.
-    fn read_iter(
-        _device: <Self::Ptr as ForeignOwnable>::Borrowed<'_>,
-        _iocb: &mut Kiocb<'_>,
-        _to: &mut IovDest<'_>,
-    ) -> Result<usize> {
+    /// Reads into `iov` from position [`Kiocb::ki_pos`] (`read()`, `readv()`, `pread()`,
+    /// `preadv2()`, ...) and returns the number of bytes read, 0 at the end of the file; moves
+    /// the position by that number.
+    fn read_iter(_kiocb: Kiocb<'_, Self::Ptr>, _iov: &mut IovIterDest<'_>) -> Result<usize> {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
-    /// Writes from `from` at [`Kiocb::pos`] (`write()`, `writev()`, `pwrite()`, `pwritev2()`,
-    /// ...) and returns the number of bytes written.
-    ///
-    /// The handler moves the position ([`Kiocb::advance_pos`]) to the end of what it wrote.
-    fn write_iter(
-        _device: <Self::Ptr as ForeignOwnable>::Borrowed<'_>,
-        _iocb: &mut Kiocb<'_>,
-        _from: &mut IovSource<'_>,
-    ) -> Result<usize> {
+    /// Writes from `iov` at position [`Kiocb::ki_pos`] (`write()`, `writev()`, `pwrite()`,
+    /// `pwritev2()`, ...) and returns the number of bytes written; moves the position past them.
+    fn write_iter(_kiocb: Kiocb<'_, Self::Ptr>, _iov: &mut IovIterSource<'_>) -> Result<usize> {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
     /// Computes the new file position for `lseek(offset, whence)`.
     ///
-    /// The glue stores the position in the file if it is in `0..=MAX_LFS_FILESIZE`, and fails
-    /// with `EINVAL` otherwise; a `whence` that 6.12 does not know fails with `EINVAL` before the
-    /// handler is called. [`File::pos`] gives the current position for [`Whence::Cur`].
+    /// The position is stored in the file if it is in `0..=MAX_LFS_FILESIZE`, and the call
+    /// fails with `EINVAL` otherwise; a `whence` that 6.12 does not know fails with `EINVAL`
+    /// before the handler is called. [`File::pos`] gives the current position.
     fn llseek(
         _device: <Self::Ptr as ForeignOwnable>::Borrowed<'_>,
         _file: &File,
@@ -141,47 +161,75 @@ pub trait MiscDevice: Sized {
     ) -> Result<i64> {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
+
+    /// Handles an `ioctl()`; [`kernel::ioctl`](crate::ioctl) takes `cmd` apart.
+    fn ioctl(
+        _device: <Self::Ptr as ForeignOwnable>::Borrowed<'_>,
+        _file: &File,
+        _cmd: u32,
+        _arg: usize,
+    ) -> Result<isize> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Handles an `ioctl()` of 32-bit user space on a 64-bit kernel. Only needed when the
+    /// structures the commands pass differ between the two; otherwise `ioctl` serves both, its
+    /// pointer argument converted (C's `compat_ptr_ioctl()`).
+    #[cfg(CONFIG_COMPAT)]
+    fn compat_ioctl(
+        _device: <Self::Ptr as ForeignOwnable>::Borrowed<'_>,
+        _file: &File,
+        _cmd: u32,
+        _arg: usize,
+    ) -> Result<isize> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Adds lines to `/proc/<pid>/fdinfo/<fd>` of an open file.
+    fn show_fdinfo(
+        _device: <Self::Ptr as ForeignOwnable>::Borrowed<'_>,
+        _m: &SeqFile,
+        _file: &File,
+    ) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
 }
 
 /// A registered misc device; dropping it deregisters the device.
 ///
 /// # Invariants
 ///
-/// `inner` is registered with the misc core, with `fops` pointing to the `FOPS` of `T`, until
-/// `self` is dropped.
+/// `inner` is registered with the misc core, with the file operations of `T`, and `data` is
+/// initialised, until `self` is dropped; `data` is only accessed by shared reference meanwhile.
 ///
 /// # Examples
 ///
-/// A device that reads as an endless stream of one byte, which each open file chooses once with
-/// its access mode: `0xff` when opened read-only, 0 otherwise.
+/// A device that reads as an endless run of one byte, which each open chooses once: `0xff`
+/// when opened read-only, 0 otherwise.
 ///
 /// ```
 /// use kernel::fs::{file::flags, File, Kiocb};
-/// use kernel::iov::IovDest;
+/// use kernel::iov::IovIterDest;
 /// use kernel::miscdevice::{MiscDevice, MiscDeviceOptions, MiscDeviceRegistration};
-/// use kernel::{c_str, ThisModule};
-///
-/// // Code built into the kernel, as the doctests are, has no module.
-/// // SAFETY: `THIS_MODULE` is null for built-in code.
-/// static BUILT_IN: ThisModule = unsafe { ThisModule::from_ptr(core::ptr::null_mut()) };
+/// use kernel::c_str;
 ///
 /// struct Filler;
 ///
 /// #[vtable]
 /// impl MiscDevice for Filler {
-///     const OWNER: &'static ThisModule = &BUILT_IN;
-///     type Data = ();
 ///     type Ptr = KBox<u8>;
 ///
-///     fn open(_data: &(), file: &File) -> Result<KBox<u8>> {
+///     fn open(file: &File, _misc: &MiscDeviceRegistration<Self>) -> Result<KBox<u8>> {
 ///         let fill = if file.flags() & flags::O_ACCMODE == flags::O_RDONLY { 0xff } else { 0 };
 ///         Ok(KBox::new(fill, GFP_KERNEL)?)
 ///     }
 ///
-///     fn read_iter(fill: &u8, iocb: &mut Kiocb<'_>, to: &mut IovDest<'_>) -> Result<usize> {
+///     fn read_iter(mut kiocb: Kiocb<'_, KBox<u8>>, iov: &mut IovIterDest<'_>) -> Result<usize> {
+///         let fill = *kiocb.file();
 ///         let mut done = 0;
-///         while !to.is_empty() {
-///             let n = to.copy_to_iter(&[*fill; 64]);
+///         while !iov.is_empty() {
+///             // Short counts as in C: 0 means the user buffer faulted.
+///             let n = iov.copy_to_iter(&[fill; 64]);
 ///             if n == 0 {
 ///                 break;
 ///             }
@@ -189,10 +237,10 @@ pub trait MiscDevice: Sized {
 ///             // A read can ask for up to 2 GiB: let others run.
 ///             kernel::task::cond_resched();
 ///         }
-///         if done == 0 && !to.is_empty() {
+///         if done == 0 && !iov.is_empty() {
 ///             return Err(EFAULT);
 ///         }
-///         iocb.advance_pos(done)?;
+///         kiocb.advance_pos(done)?;
 ///         Ok(done)
 ///     }
 /// }
@@ -200,106 +248,180 @@ pub trait MiscDevice: Sized {
 /// let options = MiscDeviceOptions {
 ///     name: c_str!("rust-misc-doctest"),
 /// };
-/// let reg = KBox::pin_init(MiscDeviceRegistration::<Filler>::register(options, ()), GFP_KERNEL)?;
+/// let reg = KBox::pin_init(MiscDeviceRegistration::<Filler>::register(options), GFP_KERNEL)?;
 /// assert!(reg.minor() >= 0);
+/// // The device of the node in /dev has the name of the misc device.
+/// let dev = core::ptr::from_ref(reg.device()).cast::<kernel::bindings::device>();
+/// // SAFETY: `dev` is the registered device, valid while `reg` exists; its name is a string.
+/// let name = unsafe { kernel::str::CStr::from_char_ptr((*dev).kobj.name) };
+/// assert_eq!(name.as_bytes(), b"rust-misc-doctest");
 /// drop(reg);
 /// # Ok::<(), Error>(())
 /// ```
 #[pin_data(PinnedDrop)]
 pub struct MiscDeviceRegistration<T: MiscDevice> {
-    data: T::Data,
     #[pin]
     inner: Opaque<bindings::miscdevice>,
+    #[pin]
+    data: Opaque<T::RegistrationData>,
     _t: PhantomData<T>,
 }
 
-// SAFETY: The misc core does everything it does with `inner` under its own lock, and Rust code
-// only reads fields the core no longer changes once the device is registered; `data` is `Send`.
+// SAFETY: `misc_deregister()` may be called from any thread; `data` is `Send`.
 unsafe impl<T: MiscDevice> Send for MiscDeviceRegistration<T> {}
 
-// SAFETY: As for `Send`; `&self` only gives shared access to `data`, which is `Sync`.
+// SAFETY: `&self` methods only read fields the misc core no longer changes once the device is
+// registered, and give shared access to `data`, which is `Sync`.
 unsafe impl<T: MiscDevice> Sync for MiscDeviceRegistration<T> {}
 
-impl<T: MiscDevice> MiscDeviceRegistration<T> {
-    /// Registers a misc device with a dynamic minor number; `data` is what `open` will see.
+impl<T: MiscDevice<RegistrationData = ()>> MiscDeviceRegistration<T> {
+    /// Registers a misc device with a dynamic minor number.
     ///
-    /// The device can be opened as soon as this returns; the registration must be pinned, as
-    /// the misc core keeps a pointer to it.
-    pub fn register(options: MiscDeviceOptions, data: T::Data) -> impl PinInit<Self, Error> {
-        let init_inner = move |slot: *mut bindings::miscdevice| {
-            // SAFETY: All zeroes is a valid `struct miscdevice` (null pointers, no list).
-            let mut misc: bindings::miscdevice = unsafe { MaybeUninit::zeroed().assume_init() };
-            misc.minor = bindings::MISC_DYNAMIC_MINOR as c_int;
-            misc.name = options.name.as_char_ptr();
-            misc.fops = &Self::FOPS;
+    /// The device can be opened as soon as this returns; the registration is pinned, as the
+    /// misc core keeps a pointer to it.
+    pub fn register(opts: MiscDeviceOptions) -> impl PinInit<Self, Error> {
+        Self::register_with_data(opts, ())
+    }
+}
+
+impl<T: MiscDevice> MiscDeviceRegistration<T> {
+    /// Registers a misc device with a dynamic minor number and `data`, which every `open` sees
+    /// ([`MiscDeviceRegistration::data`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::fs::File;
+    /// use kernel::miscdevice::{MiscDevice, MiscDeviceOptions, MiscDeviceRegistration};
+    /// use kernel::{c_str, sync::Arc};
+    ///
+    /// struct Shared {
+    ///     greeting: &'static str,
+    /// }
+    ///
+    /// #[vtable]
+    /// impl MiscDevice for Shared {
+    ///     type Ptr = Arc<Shared>;
+    ///     type RegistrationData = Arc<Shared>;
+    ///
+    ///     fn open(_file: &File, misc: &MiscDeviceRegistration<Self>) -> Result<Arc<Shared>> {
+    ///         Ok(misc.data().clone())
+    ///     }
+    /// }
+    ///
+    /// let shared = Arc::new(Shared { greeting: "hello" }, GFP_KERNEL)?;
+    /// let options = MiscDeviceOptions {
+    ///     name: c_str!("rust-misc-data-doctest"),
+    /// };
+    /// let reg = KBox::pin_init(
+    ///     MiscDeviceRegistration::<Shared>::register_with_data(options, shared),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(reg.data().greeting, "hello");
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn register_with_data(
+        opts: MiscDeviceOptions,
+        data: impl PinInit<T::RegistrationData, Error>,
+    ) -> impl PinInit<Self, Error> {
+        let register = move |slot: *mut bindings::miscdevice| {
             // SAFETY: `slot` is valid for writes; it is pinned, so the misc core may keep
             // pointers to it until `misc_deregister()` in `drop`. The name and the operations
             // are static.
             unsafe {
-                slot.write(misc);
+                slot.write(opts.into_raw::<T>());
                 to_result(bindings::misc_register(slot))
             }
         };
         // `data` comes first: the device may be opened as soon as it is registered.
         try_pin_init!(Self {
-            data,
-            // SAFETY: `init_inner` initialises the `Opaque` at `slot`, or fails and leaves
+            // SAFETY: `data` initialises the value at `slot`, or fails and leaves nothing to
+            // drop; `Opaque` is a transparent wrapper.
+            data <- unsafe {
+                init::pin_init_from_closure(move |slot: *mut Opaque<T::RegistrationData>| {
+                    data.__pinned_init(Opaque::raw_get(slot))
+                })
+            },
+            // SAFETY: `register` initialises the `Opaque` at `slot`, or fails and leaves
             // nothing registered; it does not move it.
             inner <- unsafe {
                 init::pin_init_from_closure(move |slot: *mut Opaque<bindings::miscdevice>| {
-                    init_inner(Opaque::raw_get(slot))
+                    register(Opaque::raw_get(slot))
                 })
             },
             _t: PhantomData,
         }? Error)
     }
 
-    /// Returns the data given to [`MiscDeviceRegistration::register`].
-    pub fn data(&self) -> &T::Data {
-        &self.data
+    /// Returns the `struct miscdevice`, for C code.
+    pub fn as_raw(&self) -> *mut bindings::miscdevice {
+        self.inner.get()
+    }
+
+    /// Returns the device the misc core made for the node in `/dev` (its `this_device`).
+    pub fn device(&self) -> &Device {
+        // SAFETY: By the type invariants the device is registered, so `this_device` is a valid
+        // device until `misc_deregister()`, which drop calls after the last use of `&self`.
+        unsafe { Device::as_ref((*self.as_raw()).this_device) }
+    }
+
+    /// Returns the data given to [`MiscDeviceRegistration::register_with_data`].
+    pub fn data(&self) -> &T::RegistrationData {
+        // SAFETY: By the type invariants `data` is initialised and only accessed by shared
+        // reference until the registration is dropped.
+        unsafe { &*self.data.get() }
     }
 
     /// Returns the minor number the device got.
     pub fn minor(&self) -> i32 {
         // SAFETY: By the type invariants `inner` is registered; the misc core set `minor` in
         // `misc_register()` and changes it only in `misc_deregister()`.
-        unsafe { (*self.inner.get()).minor }
+        unsafe { (*self.as_raw()).minor }
     }
+}
 
-    /// The file operations of every misc device implemented by `T`.
-    const FOPS: bindings::file_operations = bindings::file_operations {
-        owner: T::OWNER.as_ptr(),
-        open: Some(Self::open),
-        release: Some(Self::release),
-        read_iter: if T::HAS_READ_ITER {
-            Some(Self::read_iter)
-        } else {
-            None
-        },
-        write_iter: if T::HAS_WRITE_ITER {
-            Some(Self::write_iter)
-        } else {
-            None
-        },
-        llseek: if T::HAS_LLSEEK {
-            Some(Self::llseek)
-        } else {
-            None
-        },
-        // SAFETY: All zeroes is a valid `struct file_operations`: no other operations.
-        ..unsafe { MaybeUninit::zeroed().assume_init() }
-    };
+#[pinned_drop]
+impl<T: MiscDevice> PinnedDrop for MiscDeviceRegistration<T> {
+    fn drop(self: Pin<&mut Self>) {
+        // SAFETY: By the type invariants `inner` is registered. Once this returns, no `open`
+        // runs and none starts (the misc core serialises both under `misc_mtx`); files already
+        // open keep their own state.
+        unsafe { bindings::misc_deregister(self.inner.get()) };
+        // SAFETY: By the type invariants `data` is initialised, and nothing can borrow it any
+        // more: only `open` did, and `open` is over.
+        unsafe { ptr::drop_in_place(self.data.get()) };
+    }
+}
 
-    /// Returns the state `open` stored in `file`.
+/// Converts the result of a `read_iter` or `write_iter` handler to C's `ssize_t`.
+///
+/// `EIOCBQUEUED` means "completes later", which these synchronous handlers cannot do; the VFS
+/// would treat it as a bug, so it becomes `EIO`.
+#[inline]
+fn to_ssize(res: Result<usize>) -> isize {
+    match res {
+        // At most the request's count, which is at most `MAX_RW_COUNT`.
+        Ok(n) => n as isize,
+        Err(e) if e == EIOCBQUEUED => EIO.to_errno() as isize,
+        Err(e) => e.to_errno() as isize,
+    }
+}
+
+/// The file operations of a misc device implemented by `T`.
+struct MiscdeviceVTable<T: MiscDevice>(PhantomData<T>);
+
+impl<T: MiscDevice> MiscdeviceVTable<T> {
+    /// Borrows the state `open` stored in `file`.
     ///
     /// # Safety
     ///
-    /// `file` is a file of a `T` device that `open` succeeded on and that has not been released;
-    /// the returned value is not used after it is released.
-    unsafe fn device<'a>(file: &File) -> <T::Ptr as ForeignOwnable>::Borrowed<'a> {
+    /// `file` is a file of a `T` device that `open` succeeded on and that is not released
+    /// before the returned value is last used.
+    #[inline]
+    unsafe fn device<'a>(file: *mut bindings::file) -> <T::Ptr as ForeignOwnable>::Borrowed<'a> {
         // SAFETY: `open` stored the result of `into_foreign()` in `private_data`, and it is given
         // back to `from_foreign()` only in `release`, as the caller guarantees.
-        unsafe { T::Ptr::borrow((*file.as_raw()).private_data) }
+        unsafe { T::Ptr::borrow((*file).private_data) }
     }
 
     /// `open` of `struct file_operations`.
@@ -307,25 +429,27 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
     /// # Safety
     ///
     /// Called by `misc_open()` with `file` valid, its `private_data` pointing to the `inner` of
-    /// a `MiscDeviceRegistration<T>` (whose `FOPS` are in use) and `misc_mtx` held.
-    unsafe extern "C" fn open(_inode: *mut bindings::inode, file: *mut bindings::file) -> c_int {
+    /// a `MiscDeviceRegistration<T>` (whose operations these are) and `misc_mtx` held.
+    unsafe extern "C" fn open(inode: *mut bindings::inode, file: *mut bindings::file) -> c_int {
+        // SAFETY: The pointers are valid and for a file being opened.
+        let ret = unsafe { bindings::generic_file_open(inode, file) };
+        if ret != 0 {
+            return ret;
+        }
         // SAFETY: `misc_open()` stored the registered `struct miscdevice` in `private_data`;
         // it is the `inner` of a registration for `T`, since these operations are `T`'s.
         let misc = unsafe { (*file).private_data }.cast::<bindings::miscdevice>();
         // SAFETY: `inner` is a field of a `MiscDeviceRegistration<T>`, which `misc_mtx` keeps
         // registered, and so alive, while `open` runs.
-        let reg = unsafe { &*crate::container_of!(misc, Self, inner) };
-        // SAFETY: Nobody else uses the file before `open` returns, so `f_mode` can be changed.
-        unsafe {
-            if T::NOWAIT {
-                (*file).f_mode |= bindings::FMODE_NOWAIT;
-            }
+        let reg = unsafe { &*crate::container_of!(misc, MiscDeviceRegistration<T>, inner) };
+        if T::NOWAIT {
+            // SAFETY: Nothing else uses the file before `open` returns.
+            unsafe { (*file).f_mode |= bindings::FMODE_NOWAIT };
         }
         // SAFETY: `file` is valid until `open` returns.
-        let file_ref = unsafe { File::from_raw(file) };
-        match T::open(&reg.data, file_ref) {
+        match T::open(unsafe { File::from_raw_file(file) }, reg) {
             Ok(device) => {
-                // SAFETY: As above; `release` and the other operations find the state here.
+                // SAFETY: As above; the other operations find the state here.
                 unsafe { (*file).private_data = device.into_foreign().cast_mut() };
                 0
             }
@@ -343,7 +467,7 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
         // last use of the file, so no borrow of it is left.
         let device = unsafe { T::Ptr::from_foreign((*file).private_data) };
         // SAFETY: `file` is valid until `release` returns.
-        T::release(device, unsafe { File::from_raw(file) });
+        T::release(device, unsafe { File::from_raw_file(file) });
         0
     }
 
@@ -351,43 +475,37 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
     ///
     /// # Safety
     ///
-    /// Called by the VFS with `iocb` and `to` valid until it returns, `iocb` for a file that
-    /// `open` succeeded on and that is not released before the call returns.
+    /// Called by the VFS with `kiocb` and `iter` valid until it returns, `kiocb` for a file that
+    /// `open` succeeded on and that stays open until then, `iter` a destination whose memory may
+    /// be written with the C copy functions until then.
+    #[inline]
     unsafe extern "C" fn read_iter(
-        iocb: *mut bindings::kiocb,
-        to: *mut bindings::iov_iter,
+        kiocb: *mut bindings::kiocb,
+        iter: *mut bindings::iov_iter,
     ) -> isize {
-        // SAFETY: The VFS guarantees what `from_raw` requires until the call returns.
-        let res = unsafe { Kiocb::from_raw(iocb) }.and_then(|mut iocb| {
-            // SAFETY: As above; the C iterator belongs to this call.
-            let mut to = unsafe { IovDest::from_raw(to) }?;
-            let requested = to.len();
-            // SAFETY: `open` succeeded on the file, which stays open during the call.
-            let device = unsafe { Self::device(iocb.file()) };
-            check_count(T::read_iter(device, &mut iocb, &mut to), requested)
-        });
-        to_ssize(res)
+        // SAFETY: The VFS guarantees what `Kiocb::from_raw` needs until the call returns; the
+        // private data is a `T::Ptr` stored by `open`.
+        let kiocb = unsafe { Kiocb::from_raw(kiocb) };
+        // SAFETY: As above; the iterator belongs to this call.
+        let iov = unsafe { IovIterDest::from_raw(iter) };
+        to_ssize(T::read_iter(kiocb, iov))
     }
 
     /// `write_iter` of `struct file_operations`.
     ///
     /// # Safety
     ///
-    /// As for `read_iter`.
+    /// As for `read_iter`, with `iter` a source whose memory may be read.
+    #[inline]
     unsafe extern "C" fn write_iter(
-        iocb: *mut bindings::kiocb,
-        from: *mut bindings::iov_iter,
+        kiocb: *mut bindings::kiocb,
+        iter: *mut bindings::iov_iter,
     ) -> isize {
-        // SAFETY: The VFS guarantees what `from_raw` requires until the call returns.
-        let res = unsafe { Kiocb::from_raw(iocb) }.and_then(|mut iocb| {
-            // SAFETY: As above; the C iterator belongs to this call.
-            let mut from = unsafe { IovSource::from_raw(from) }?;
-            let requested = from.len();
-            // SAFETY: `open` succeeded on the file, which stays open during the call.
-            let device = unsafe { Self::device(iocb.file()) };
-            check_count(T::write_iter(device, &mut iocb, &mut from), requested)
-        });
-        to_ssize(res)
+        // SAFETY: As for `read_iter`.
+        let kiocb = unsafe { Kiocb::from_raw(kiocb) };
+        // SAFETY: As for `read_iter`.
+        let iov = unsafe { IovIterSource::from_raw(iter) };
+        to_ssize(T::write_iter(kiocb, iov))
     }
 
     /// `llseek` of `struct file_operations`.
@@ -396,51 +514,118 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
     ///
     /// Called by the VFS with `file` valid until it returns, a file that `open` succeeded on.
     unsafe extern "C" fn llseek(file: *mut bindings::file, offset: i64, whence: c_int) -> i64 {
-        // SAFETY: `file` is valid until the call returns.
-        let file = unsafe { File::from_raw(file) };
         let Some(whence) = Whence::from_raw(whence) else {
             return EINVAL.to_errno().into();
         };
         // SAFETY: `open` succeeded on the file, which stays open during the call.
         let device = unsafe { Self::device(file) };
-        match T::llseek(device, file, offset, whence) {
+        // SAFETY: `file` is valid until the call returns.
+        match T::llseek(device, unsafe { File::from_raw_file(file) }, offset, whence) {
             // SAFETY: `file` is valid; `vfs_setpos()` checks the range and sets `f_pos`.
-            Ok(pos) => unsafe {
-                bindings::vfs_setpos(file.as_raw(), pos, bindings::MAX_LFS_FILESIZE)
-            },
+            Ok(pos) => unsafe { bindings::vfs_setpos(file, pos, bindings::MAX_LFS_FILESIZE) },
             Err(e) => e.to_errno().into(),
         }
     }
-}
 
-/// Checks the result of a `read_iter` or `write_iter` handler for a request of `requested`
-/// bytes. A count larger than the request would reach user space as is, and [`EIOCBQUEUED`]
-/// means "completes later", which these synchronous handlers cannot do (the VFS treats it as a
-/// bug): both are handler bugs, reported as [`EIO`].
-#[inline]
-fn check_count(res: Result<usize>, requested: usize) -> Result<usize> {
-    match res {
-        Ok(n) if n > requested => Err(EIO),
-        Err(e) if e == EIOCBQUEUED => Err(EIO),
-        res => res,
+    /// `unlocked_ioctl` of `struct file_operations`.
+    ///
+    /// # Safety
+    ///
+    /// As for `llseek`.
+    unsafe extern "C" fn ioctl(file: *mut bindings::file, cmd: c_uint, arg: c_ulong) -> c_long {
+        // SAFETY: `open` succeeded on the file, which stays open during the call.
+        let device = unsafe { Self::device(file) };
+        // SAFETY: `file` is valid until the call returns.
+        match T::ioctl(device, unsafe { File::from_raw_file(file) }, cmd, arg) {
+            Ok(ret) => ret as c_long,
+            Err(e) => e.to_errno() as c_long,
+        }
     }
-}
 
-/// Converts the result of a `read_iter` or `write_iter` handler to C's `ssize_t`: a byte count
-/// that does not fit is [`EOVERFLOW`], never a negative number.
-fn to_ssize(res: Result<usize>) -> isize {
-    match res.and_then(|n| isize::try_from(n).map_err(|_| EOVERFLOW)) {
-        Ok(n) => n,
-        // An errno is in `-MAX_ERRNO..0`, which fits any `isize`.
-        Err(e) => e.to_errno() as isize,
+    /// `compat_ioctl` of `struct file_operations`.
+    ///
+    /// # Safety
+    ///
+    /// As for `llseek`.
+    #[cfg(CONFIG_COMPAT)]
+    unsafe extern "C" fn compat_ioctl(
+        file: *mut bindings::file,
+        cmd: c_uint,
+        arg: c_ulong,
+    ) -> c_long {
+        // SAFETY: `open` succeeded on the file, which stays open during the call.
+        let device = unsafe { Self::device(file) };
+        // SAFETY: `file` is valid until the call returns.
+        match T::compat_ioctl(device, unsafe { File::from_raw_file(file) }, cmd, arg) {
+            Ok(ret) => ret as c_long,
+            Err(e) => e.to_errno() as c_long,
+        }
     }
-}
 
-#[pinned_drop]
-impl<T: MiscDevice> PinnedDrop for MiscDeviceRegistration<T> {
-    fn drop(self: Pin<&mut Self>) {
-        // SAFETY: By the type invariants `inner` is registered. Once this returns, `open` is not
-        // called any more; files already open keep their own state.
-        unsafe { bindings::misc_deregister(self.inner.get()) };
+    /// `show_fdinfo` of `struct file_operations`.
+    ///
+    /// # Safety
+    ///
+    /// As for `llseek`, with `m` a valid `struct seq_file` that only this call uses until it
+    /// returns.
+    unsafe extern "C" fn show_fdinfo(m: *mut bindings::seq_file, file: *mut bindings::file) {
+        // SAFETY: `open` succeeded on the file, which stays open during the call.
+        let device = unsafe { Self::device(file) };
+        // SAFETY: `m` is valid and only used here until the call returns.
+        let m = unsafe { SeqFile::from_raw(m) };
+        // SAFETY: `file` is valid until the call returns.
+        T::show_fdinfo(device, m, unsafe { File::from_raw_file(file) });
     }
+
+    /// The operations: those `T` implements, and `open` and `release`.
+    const VTABLE: bindings::file_operations = bindings::file_operations {
+        owner: T::OWNER.as_ptr(),
+        open: Some(Self::open),
+        release: Some(Self::release),
+        read_iter: if T::HAS_READ_ITER {
+            Some(Self::read_iter)
+        } else {
+            None
+        },
+        write_iter: if T::HAS_WRITE_ITER {
+            Some(Self::write_iter)
+        } else {
+            None
+        },
+        splice_read: if T::SPLICE && T::HAS_READ_ITER {
+            Some(bindings::copy_splice_read)
+        } else {
+            None
+        },
+        splice_write: if T::SPLICE && T::HAS_WRITE_ITER {
+            Some(bindings::iter_file_splice_write)
+        } else {
+            None
+        },
+        llseek: if T::HAS_LLSEEK {
+            Some(Self::llseek)
+        } else {
+            None
+        },
+        unlocked_ioctl: if T::HAS_IOCTL {
+            Some(Self::ioctl)
+        } else {
+            None
+        },
+        #[cfg(CONFIG_COMPAT)]
+        compat_ioctl: if T::HAS_COMPAT_IOCTL {
+            Some(Self::compat_ioctl)
+        } else if T::HAS_IOCTL {
+            Some(bindings::compat_ptr_ioctl)
+        } else {
+            None
+        },
+        show_fdinfo: if T::HAS_SHOW_FDINFO {
+            Some(Self::show_fdinfo)
+        } else {
+            None
+        },
+        // SAFETY: All zeroes is a valid `struct file_operations`: no other operations.
+        ..unsafe { MaybeUninit::zeroed().assume_init() }
+    };
 }

@@ -4,11 +4,14 @@
 //!
 //! C header: [`include/linux/moduleparam.h`](srctree/include/linux/moduleparam.h)
 //!
-//! A module declares its parameters in the `params` key of [`module!`](crate::prelude::module);
-//! the macro puts a [`ModuleParam`] static holding the value in the module's
-//! `module_parameters` module, a [`KernelParam`] describing it in the `__param` section (where the
-//! kernel finds the parameters of built-in code and of loaded modules) and `parm`/`parmtype`
-//! strings in `.modinfo` (for `modinfo`).
+//! A module declares its parameters in the `params` key of [`module!`](crate::prelude::module),
+//! as in mainline Linux: a name, a Rust integer type (`u8`, `i16`, `u16`, `i32`, `u32`, `i64`,
+//! `u64`, `isize`, `usize`; `bool` too), a default and a description. The macro puts a
+//! [`ModuleParamAccess`] static holding the value in the module's `module_parameters` module, read
+//! with `value()` as in mainline, a [`KernelParam`] describing it in the `__param` section (where
+//! the kernel finds the parameters of built-in code and of loaded modules) and `parm`/`parmtype`
+//! strings in `.modinfo` (for `modinfo`). The values are parsed by the kernel's C parsers
+//! (`param_ops_ulong`, ...), so they accept what `module_param()` accepts.
 //!
 //! The parameters are read-only after load: their files in `/sys/module/<name>/parameters/` have
 //! mode 0444. The kernel sets them from the command line (`<name>.<param>=value`, built-in code)
@@ -25,7 +28,7 @@
 //!     name: "rust_buffer",
 //!     license: "GPL",
 //!     params: {
-//!         size: ulong {
+//!         size: usize {
 //!             default: 4096,
 //!             description: "size of the buffer in bytes",
 //!         },
@@ -36,7 +39,7 @@
 //!
 //! impl kernel::Module for Buffer {
 //!     fn init(_module: &'static ThisModule) -> Result<Self> {
-//!         pr_info!("{} bytes\n", module_parameters::size.get());
+//!         pr_info!("{} bytes\n", *module_parameters::size.value());
 //!         Ok(Self)
 //!     }
 //! }
@@ -54,13 +57,13 @@ use core::cell::UnsafeCell;
 /// The value is only written by the kernel's parameter parsing, before the code of the module
 /// that owns it first runs, and never while that code runs.
 #[repr(transparent)]
-pub struct ModuleParam<T: Copy>(UnsafeCell<T>);
+pub struct ModuleParamAccess<T: Copy>(UnsafeCell<T>);
 
 // SAFETY: By the type invariants nothing writes the value while the module's code may read it,
 // from any thread.
-unsafe impl<T: Copy + Send> Sync for ModuleParam<T> {}
+unsafe impl<T: Copy + Send> Sync for ModuleParamAccess<T> {}
 
-impl<T: Copy> ModuleParam<T> {
+impl<T: Copy> ModuleParamAccess<T> {
     /// Creates the storage of a parameter with the value it has when none is given.
     ///
     /// # Safety
@@ -76,9 +79,9 @@ impl<T: Copy> ModuleParam<T> {
 
     /// Returns the value of the parameter.
     #[inline]
-    pub fn get(&self) -> T {
+    pub fn value(&self) -> &T {
         // SAFETY: By the type invariants nothing writes the value while module code runs.
-        unsafe { *self.0.get() }
+        unsafe { &*self.0.get() }
     }
 
     /// Returns the address the kernel's parameter parsing writes to.
@@ -98,7 +101,7 @@ impl<T: Copy> ModuleParam<T> {
 pub struct KernelParam(bindings::kernel_param);
 
 // SAFETY: The C side only reads the structure; every pointer in it refers to static data, and
-// the value it points to is synchronised as described by `ModuleParam`.
+// the value it points to is synchronised as described by `ModuleParamAccess`.
 unsafe impl Sync for KernelParam {}
 
 impl KernelParam {
@@ -108,8 +111,8 @@ impl KernelParam {
     /// # Safety
     ///
     /// - `module` is the module that owns the parameter (null for built-in code).
-    /// - `ops` reads and writes a value of the type of the [`ModuleParam`] at `arg`, which was
-    ///   returned by [`ModuleParam::as_arg`] on a static.
+    /// - `ops` reads and writes a value of the type of the [`ModuleParamAccess`] at `arg`, which
+    ///   was returned by [`ModuleParamAccess::as_arg`] on a static.
     #[doc(hidden)]
     pub const unsafe fn new(
         name: &'static CStr,

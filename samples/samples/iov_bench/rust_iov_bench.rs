@@ -9,12 +9,12 @@
 //! copy the same pages.
 
 use kernel::bindings;
-use kernel::iov::{IovDest, IovSource};
+use kernel::iov::{IoSlice, IoSliceMut, IovIterDest, IovIterSource};
 use kernel::page::{Page, PAGE_SIZE};
 use kernel::prelude::*;
 
-/// Pages for the page-copy paths, allocated in Rust because [`IovDest::copy_page_to_iter`] and
-/// [`IovSource::copy_page_from_iter_atomic`] take a [`Page`].
+/// Pages for the page-copy paths, allocated in Rust because [`IovIterDest::copy_page_to_iter`] and
+/// [`IovIterSource::copy_page_from_iter_atomic`] take a [`Page`].
 pub struct BenchPages {
     pages: KVec<Page>,
 }
@@ -86,7 +86,7 @@ pub unsafe extern "C" fn rust_iov_bench_kvec_to(dst: *mut u8, src: *const u8, le
             core::slice::from_raw_parts(src, len),
         )
     };
-    IovDest::from_slice(dst).copy_to_iter(src)
+    IoSliceMut::new(dst).dest().copy_to_iter(src)
 }
 
 /// Copies `len` bytes from `src` to `dst` through a kvec iterator built here over `src`.
@@ -107,7 +107,7 @@ pub unsafe extern "C" fn rust_iov_bench_kvec_from(
             core::slice::from_raw_parts(src, len),
         )
     };
-    IovSource::from_slice(src).copy_from_iter(dst)
+    IoSlice::new(src).source().copy_from_iter(dst)
 }
 
 /// Copies `len` bytes from `src` into the destination iterator `iter` built by C, as a
@@ -125,11 +125,8 @@ pub unsafe extern "C" fn rust_iov_bench_copy_to(
 ) -> usize {
     // SAFETY: The caller guarantees that `src` is valid for `len` bytes.
     let src = unsafe { core::slice::from_raw_parts(src, len) };
-    // SAFETY: The caller guarantees the iterator is valid and ours for the call.
-    match unsafe { IovDest::from_raw(iter) } {
-        Ok(mut dst) => dst.copy_to_iter(src),
-        Err(_) => 0,
-    }
+    // SAFETY: The caller guarantees the iterator is a valid destination, ours for the call.
+    unsafe { IovIterDest::from_raw(iter) }.copy_to_iter(src)
 }
 
 /// Copies `len` bytes from the source iterator `iter` built by C into `dst`, as a `write_iter`
@@ -146,11 +143,8 @@ pub unsafe extern "C" fn rust_iov_bench_copy_from(
 ) -> usize {
     // SAFETY: The caller guarantees that `dst` is valid for `len` bytes and not shared.
     let dst = unsafe { core::slice::from_raw_parts_mut(dst, len) };
-    // SAFETY: The caller guarantees the iterator is valid and ours for the call.
-    match unsafe { IovSource::from_raw(iter) } {
-        Ok(mut src) => src.copy_from_iter(dst),
-        Err(_) => 0,
-    }
+    // SAFETY: The caller guarantees the iterator is a valid source, ours for the call.
+    unsafe { IovIterSource::from_raw(iter) }.copy_from_iter(dst)
 }
 
 /// Copies `len` bytes from the start of the pages, page by page, into `iter`, as the RAM file
@@ -168,10 +162,8 @@ pub unsafe extern "C" fn rust_iov_bench_page_to(
 ) -> usize {
     // SAFETY: The caller guarantees that `p` points to a live `BenchPages`.
     let pages = unsafe { &(*p).pages };
-    // SAFETY: The caller guarantees the iterator is valid and ours for the call.
-    let Ok(mut dst) = (unsafe { IovDest::from_raw(iter) }) else {
-        return 0;
-    };
+    // SAFETY: The caller guarantees the iterator is a valid destination, ours for the call.
+    let dst = unsafe { IovIterDest::from_raw(iter) };
     let mut done = 0;
     for page in pages.iter() {
         let want = (len - done).min(PAGE_SIZE);
@@ -204,10 +196,8 @@ pub unsafe extern "C" fn rust_iov_bench_page_from(
 ) -> usize {
     // SAFETY: The caller guarantees that `p` points to a live `BenchPages` that only we use.
     let pages = unsafe { &mut (*p).pages };
-    // SAFETY: The caller guarantees the iterator is valid and ours for the call.
-    let Ok(mut src) = (unsafe { IovSource::from_raw(iter) }) else {
-        return 0;
-    };
+    // SAFETY: The caller guarantees the iterator is a valid source, ours for the call.
+    let src = unsafe { IovIterSource::from_raw(iter) };
     let mut done = 0;
     for page in pages.iter_mut() {
         let want = (len - done).min(PAGE_SIZE);

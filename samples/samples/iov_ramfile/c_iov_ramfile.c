@@ -21,7 +21,8 @@
  *     4 MiB; it does not have to be a multiple of the page size.
  *   - A single mutex per device serialises read, write, truncation and
  *     SEEK_END, so every request sees and leaves a consistent file: a read
- *     never observes part of a concurrent write.
+ *     never observes part of a concurrent write. A request waiting for it
+ *     fails with -EINTR on a fatal signal (it never returns to user space).
  *
  * open:
  *   - O_TRUNC together with write access (O_WRONLY or O_RDWR) resets the
@@ -86,15 +87,28 @@
  *     sharing one open file and using read()/write() concurrently race on
  *     the position; use pread/pwrite or separate opens.
  *
- * There is no mmap, ioctl or splice, so the kernel itself never needs this
- * device's lock to resolve a fault on the user buffer; that is why
- * read_iter may copy with page faults enabled while holding it. (A buffer
- * whose faults are served by user space, userfaultfd or FUSE, can make the
- * fault wait for a task that is itself waiting for the lock; the lock is
- * not killable. A sample accepts that; a real driver would drop its lock
- * around the copy or use mutex_lock_killable().) write_iter still uses
- * the fault-in + atomic-copy pattern: it is the one filesystems need (a
- * source mapped from the page being written), and this sample shows it.
+ * splice (splice, sendfile, tee), io_uring and AIO:
+ *   - splice_read is copy_splice_read(): read_iter with an ITER_BVEC
+ *     iterator over pages it allocates, then handed to the pipe;
+ *     splice_write is iter_file_splice_write(): write_iter with an
+ *     ITER_BVEC iterator over the pipe's pages, called with the pipe
+ *     locked. Same semantics as read and write (position, EOF, ENOSPC).
+ *   - io_uring and AIO call read_iter/write_iter like preadv2/pwritev2;
+ *     io_uring first tries with IOCB_NOWAIT (FMODE_NOWAIT is set) and,
+ *     on -EAGAIN, retries from a worker without it.
+ *
+ * Locking: the device lock is held across the user copies. The kernel
+ * itself never needs it to resolve a fault on the user buffer (no mmap),
+ * so read_iter may copy with page faults enabled while holding it. A
+ * buffer whose faults are served by user space (userfaultfd, FUSE) can
+ * keep a request in the copy, and so the lock held, for as long as that
+ * takes: every other request waits for the lock killably (mutex_lock_
+ * killable(): -EINTR, or the task dies, on a fatal signal), and long reads
+ * reschedule between pages. The lock nests inside a pipe's mutex
+ * (splice_write) and is never held while waiting for a pipe. write_iter
+ * still uses the fault-in + atomic-copy pattern: it is the one filesystems
+ * need (a source mapped from the page being written), and this sample
+ * shows it.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -129,12 +143,16 @@ struct ramfile {
 
 static struct ramfile c_ramfile;
 
+/*
+ * The device lock is held across user copies, so a task can wait for it
+ * behind a holder whose user buffer faults into userfaultfd or FUSE, for
+ * as long as that takes: wait killably.
+ */
 static int ramfile_lock(struct ramfile *rf, const struct kiocb *iocb)
 {
 	if (iocb->ki_flags & IOCB_NOWAIT)
 		return mutex_trylock(&rf->lock) ? 0 : -EAGAIN;
-	mutex_lock(&rf->lock);
-	return 0;
+	return mutex_lock_killable(&rf->lock);
 }
 
 /* Zero what is in use, so the invariant on @size holds for size 0. */
@@ -157,7 +175,8 @@ static int ramfile_open(struct inode *inode, struct file *file)
 	file->private_data = rf;
 	file->f_mode |= FMODE_NOWAIT;
 	if ((file->f_flags & O_TRUNC) && (file->f_mode & FMODE_WRITE)) {
-		mutex_lock(&rf->lock);
+		if (mutex_lock_killable(&rf->lock))
+			return -EINTR;
 		ramfile_truncate(rf);
 		mutex_unlock(&rf->lock);
 	}
@@ -193,6 +212,8 @@ static ssize_t ramfile_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			fault = true;
 			break;
 		}
+		/* A read can ask for up to 2 GiB: let others run. */
+		cond_resched();
 	}
 	mutex_unlock(&rf->lock);
 
@@ -276,7 +297,8 @@ static loff_t ramfile_llseek(struct file *file, loff_t offset, int whence)
 		base = file->f_pos;
 		break;
 	case SEEK_END:
-		mutex_lock(&rf->lock);
+		if (mutex_lock_killable(&rf->lock))
+			return -EINTR;
 		base = rf->size;
 		mutex_unlock(&rf->lock);
 		break;
@@ -293,6 +315,15 @@ static const struct file_operations ramfile_fops = {
 	.open = ramfile_open,
 	.read_iter = ramfile_read_iter,
 	.write_iter = ramfile_write_iter,
+	/*
+	 * splice() and sendfile() through read_iter and write_iter, with
+	 * ITER_BVEC iterators over pipe or freshly allocated pages.
+	 * iter_file_splice_write() calls write_iter with the pipe locked: the
+	 * device lock nests inside the pipe's, and is never held while
+	 * waiting for a pipe.
+	 */
+	.splice_read = copy_splice_read,
+	.splice_write = iter_file_splice_write,
 	.llseek = ramfile_llseek,
 };
 

@@ -12,18 +12,23 @@
 //! it. `read_iter` copies out up to the size; `write_iter` stores page by page the way
 //! filesystems do (fault the source in, copy with page faults disabled, go on by what was
 //! copied), stores what fits below the capacity and then fails with `ENOSPC`, and returns the
-//! bytes stored or `EFAULT`. One mutex serialises the requests; `RWF_NOWAIT` only tries it.
+//! bytes stored or `EFAULT`. One mutex serialises the requests; a task waits for it killably,
+//! and `RWF_NOWAIT` only tries it.
+//!
+//! The device is written against mainline's `kernel::miscdevice` (6.18), with this series'
+//! additions: the shared file as registration data, `llseek`, `RWF_NOWAIT` and the owner.
 
 use kernel::{
     c_str, current,
     fs::{file::flags, File, Kiocb},
-    iov::{Bvec, IovDest, IovSource},
+    iov::{BioVecMut, IovIterDest, IovIterSource},
     miscdevice::{MiscDevice, MiscDeviceOptions, MiscDeviceRegistration, Whence},
+    new_mutex,
     page::{Page, PAGE_SIZE},
     prelude::*,
     sync::{
         lock::{mutex::MutexBackend, Guard},
-        new_mutex, Arc, ArcBorrow, Mutex,
+        Arc, ArcBorrow, Mutex,
     },
     task,
 };
@@ -35,7 +40,7 @@ module! {
     description: "RAM file misc device served through kernel::iov",
     license: "GPL",
     params: {
-        capacity: ulong {
+        capacity: usize {
             default: 4 << 20,
             description: "capacity of the file in bytes (1 .. 256 MiB, default 4 MiB)",
         },
@@ -61,8 +66,8 @@ impl Contents {
         let mut pos = 0;
         while pos < self.size {
             let len = PAGE_SIZE.min(self.size - pos);
-            let mut segs = [Bvec::dest(&mut self.pages[pos / PAGE_SIZE], 0, len)?];
-            IovDest::bvec(&mut segs).zero(len);
+            let mut segs = [BioVecMut::new(&mut self.pages[pos / PAGE_SIZE], 0, len)?];
+            IovIterDest::bvec(&mut segs).zero(len);
             pos += len;
         }
         // INVARIANT: Every byte that was in use is zero now.
@@ -80,13 +85,41 @@ struct RamFile {
 }
 
 impl RamFile {
-    /// Takes the lock for a request; only tries it for an `IOCB_NOWAIT` one.
-    fn lock(&self, iocb: &Kiocb<'_>) -> Result<Guard<'_, Contents, MutexBackend>> {
-        if iocb.is_nowait() {
+    /// Takes the lock for a request: only tries it for an `IOCB_NOWAIT` one, and otherwise
+    /// waits killably, so a task stuck behind a holder (e.g. one whose user buffer faults into
+    /// userfaultfd) can still be killed.
+    fn lock<T>(&self, kiocb: &Kiocb<'_, T>) -> Result<Guard<'_, Contents, MutexBackend>>
+    where
+        T: kernel::types::ForeignOwnable,
+    {
+        if kiocb.is_nowait() {
             self.contents.try_lock().ok_or(EAGAIN)
         } else {
-            Ok(self.contents.lock())
+            self.contents.lock_killable()
         }
+    }
+
+    /// `read_iter`, for a file at `pos`: copies out, page by page, what lies below the size.
+    #[inline]
+    fn read(&self, contents: &Contents, start: usize, iov: &mut IovIterDest<'_>) -> Result<usize> {
+        let mut pos = start;
+        while !iov.is_empty() && pos < contents.size {
+            let offset = pos % PAGE_SIZE;
+            let want = (PAGE_SIZE - offset).min(iov.len()).min(contents.size - pos);
+            let copied = iov.copy_page_to_iter(&contents.pages[pos / PAGE_SIZE], offset, want)?;
+            pos += copied;
+            if copied < want {
+                // The user buffer faulted: what was copied is the result.
+                return if pos > start {
+                    Ok(pos - start)
+                } else {
+                    Err(EFAULT)
+                };
+            }
+            // A read can ask for up to 2 GiB: let others run between pages.
+            task::cond_resched();
+        }
+        Ok(pos - start)
     }
 }
 
@@ -94,92 +127,75 @@ impl RamFile {
 impl MiscDevice for RamFile {
     const OWNER: &'static ThisModule = &THIS_MODULE;
     const NOWAIT: bool = true;
-    type Data = Arc<RamFile>;
+    const SPLICE: bool = true;
     type Ptr = Arc<RamFile>;
+    type RegistrationData = Arc<RamFile>;
 
-    fn open(file: &Arc<RamFile>, open: &File) -> Result<Arc<RamFile>> {
-        if open.flags() & flags::O_TRUNC != 0 && open.is_writable() {
-            file.contents.lock().truncate()?;
+    fn open(file: &File, misc: &MiscDeviceRegistration<Self>) -> Result<Arc<RamFile>> {
+        let rf = misc.data();
+        if file.flags() & flags::O_TRUNC != 0 && file.is_writable() {
+            rf.contents.lock_killable()?.truncate()?;
         }
-        Ok(file.clone())
+        Ok(rf.clone())
     }
 
     // Inline into the file operation, so that it reaches the copy without an extra call.
     #[inline]
-    fn read_iter(
-        file: ArcBorrow<'_, RamFile>,
-        iocb: &mut Kiocb<'_>,
-        to: &mut IovDest<'_>,
-    ) -> Result<usize> {
-        if to.is_empty() {
+    fn read_iter(mut kiocb: Kiocb<'_, Arc<RamFile>>, iov: &mut IovIterDest<'_>) -> Result<usize> {
+        if iov.is_empty() {
             return Ok(0);
         }
-        let contents = file.lock(iocb)?;
+        let rf: ArcBorrow<'_, RamFile> = kiocb.file();
+        let contents = rf.lock(&kiocb)?;
         // A position that does not fit in a `usize` is far beyond the end of the file.
-        let start = usize::try_from(iocb.pos()).unwrap_or(usize::MAX);
-        let mut pos = start;
-        let mut fault = false;
-        while !to.is_empty() && pos < contents.size {
-            let offset = pos % PAGE_SIZE;
-            let want = (PAGE_SIZE - offset).min(to.len()).min(contents.size - pos);
-            let copied = to.copy_page_to_iter(&contents.pages[pos / PAGE_SIZE], offset, want)?;
-            pos += copied;
-            if copied < want {
-                fault = true;
-                break;
-            }
-        }
+        let start = usize::try_from(kiocb.ki_pos()).unwrap_or(usize::MAX);
+        let done = rf.read(&contents, start, iov)?;
         drop(contents);
-
-        let done = pos - start;
-        if done == 0 {
-            return if fault { Err(EFAULT) } else { Ok(0) };
+        if done > 0 {
+            kiocb.advance_pos(done)?;
         }
-        iocb.advance_pos(done)?;
         Ok(done)
     }
 
     #[inline]
     fn write_iter(
-        file: ArcBorrow<'_, RamFile>,
-        iocb: &mut Kiocb<'_>,
-        from: &mut IovSource<'_>,
+        mut kiocb: Kiocb<'_, Arc<RamFile>>,
+        iov: &mut IovIterSource<'_>,
     ) -> Result<usize> {
-        if from.is_empty() {
+        if iov.is_empty() {
             return Ok(0);
         }
-        let mut contents = file.lock(iocb)?;
-        let start = if iocb.is_append() {
+        let rf: ArcBorrow<'_, RamFile> = kiocb.file();
+        let mut contents = rf.lock(&kiocb)?;
+        let start = if kiocb.is_append() {
             contents.size
         } else {
             // A position that does not fit in a `usize` is beyond the capacity.
-            usize::try_from(iocb.pos()).unwrap_or(usize::MAX)
+            usize::try_from(kiocb.ki_pos()).unwrap_or(usize::MAX)
         };
-        if start >= file.capacity {
+        if start >= rf.capacity {
             return Err(ENOSPC);
         }
 
         let mut pos = start;
         let mut stop = Ok(());
-        while !from.is_empty() && pos < file.capacity {
+        while !iov.is_empty() && pos < rf.capacity {
             let offset = pos % PAGE_SIZE;
-            let want = (PAGE_SIZE - offset)
-                .min(from.len())
-                .min(file.capacity - pos);
+            let want = (PAGE_SIZE - offset).min(iov.len()).min(rf.capacity - pos);
             if current!().fatal_signal_pending() {
                 stop = Err(EINTR);
                 break;
             }
             // The copy below runs with page faults disabled, so bring the source in first; if
             // none of it can be, the write ends here.
-            if from.fault_in_readable(want) == want {
+            if iov.fault_in_readable(want) == want {
                 stop = Err(EFAULT);
                 break;
             }
             let page = &mut contents.pages[pos / PAGE_SIZE];
             // A short copy means the source went away again or only its start could be faulted
             // in: go round, fault in what is left and either copy it or stop at the fault.
-            match from.copy_page_from_iter_atomic(page, offset, want) {
+            match iov.copy_page_from_iter_atomic(page, offset, want) {
                 Ok(copied) => pos += copied,
                 // Not expected (the range lies inside the page), but what was stored so far
                 // must still be accounted for below.
@@ -196,26 +212,20 @@ impl MiscDevice for RamFile {
         }
         drop(contents);
 
-        let done = pos - start;
-        if done == 0 {
+        if pos == start {
             // The loop ran at least once and left without copying, so `stop` is an error.
             return Err(stop.err().unwrap_or(EFAULT));
         }
         // At most the capacity, which fits.
-        iocb.set_pos(i64::try_from(pos)?)?;
-        Ok(done)
+        kiocb.set_pos(pos)?;
+        Ok(pos - start)
     }
 
-    fn llseek(
-        file: ArcBorrow<'_, RamFile>,
-        open: &File,
-        offset: i64,
-        whence: Whence,
-    ) -> Result<i64> {
+    fn llseek(rf: ArcBorrow<'_, RamFile>, file: &File, offset: i64, whence: Whence) -> Result<i64> {
         let base = match whence {
             Whence::Set => 0,
-            Whence::Cur => open.pos(),
-            Whence::End => i64::try_from(file.contents.lock().size)?,
+            Whence::Cur => file.pos(),
+            Whence::End => i64::try_from(rf.contents.lock_killable()?.size)?,
             Whence::Data | Whence::Hole => return Err(EINVAL),
         };
         match base.checked_add(offset) {
@@ -225,35 +235,44 @@ impl MiscDevice for RamFile {
     }
 }
 
+#[pin_data]
 struct RustIovRamfile {
-    _misc: Pin<KBox<MiscDeviceRegistration<RamFile>>>,
+    #[pin]
+    misc: MiscDeviceRegistration<RamFile>,
 }
 
-impl kernel::Module for RustIovRamfile {
-    fn init(_module: &'static ThisModule) -> Result<Self> {
-        let capacity: usize = module_parameters::capacity.get();
-        if capacity == 0 || capacity > MAX_CAPACITY {
-            pr_err!("capacity {capacity} out of range (1 .. {MAX_CAPACITY})\n");
-            return Err(EINVAL);
-        }
-        let nr_pages = capacity.div_ceil(PAGE_SIZE);
-        let mut pages = KVVec::with_capacity(nr_pages, GFP_KERNEL)?;
-        for _ in 0..nr_pages {
-            pages.push(Page::alloc_page(GFP_KERNEL | __GFP_ZERO)?, GFP_KERNEL)?;
-        }
-        // INVARIANT: `nr_pages` zeroed pages hold `capacity` bytes, all zero.
-        let file = Arc::pin_init(
-            pin_init!(RamFile {
-                capacity,
-                contents <- new_mutex!(Contents { pages, size: 0 }, "RamFile::contents"),
-            }),
-            GFP_KERNEL,
-        )?;
-        let options = MiscDeviceOptions {
-            name: c_str!("rust-iov-ramfile"),
-        };
-        let misc = KBox::pin_init(MiscDeviceRegistration::register(options, file), GFP_KERNEL)?;
-        pr_info!("/dev/rust-iov-ramfile: {capacity} bytes\n");
-        Ok(Self { _misc: misc })
+impl kernel::InPlaceModule for RustIovRamfile {
+    fn init(_module: &'static ThisModule) -> impl PinInit<Self, Error> {
+        try_pin_init!(Self {
+            misc <- MiscDeviceRegistration::register_with_data(
+                MiscDeviceOptions {
+                    name: c_str!("rust-iov-ramfile"),
+                },
+                new_ramfile()?,
+            ),
+        })
     }
+}
+
+/// The file, `capacity` bytes of zeroed pages.
+fn new_ramfile() -> Result<Arc<RamFile>> {
+    let capacity = *module_parameters::capacity.value();
+    if capacity == 0 || capacity > MAX_CAPACITY {
+        pr_err!("capacity {capacity} out of range (1 .. {MAX_CAPACITY})\n");
+        return Err(EINVAL);
+    }
+    let nr_pages = capacity.div_ceil(PAGE_SIZE);
+    let mut pages = KVVec::with_capacity(nr_pages, GFP_KERNEL)?;
+    for _ in 0..nr_pages {
+        pages.push(Page::alloc_page(GFP_KERNEL | __GFP_ZERO)?, GFP_KERNEL)?;
+    }
+    pr_info!("/dev/rust-iov-ramfile: {capacity} bytes\n");
+    // INVARIANT: `nr_pages` zeroed pages hold `capacity` bytes, all zero.
+    Arc::pin_init(
+        pin_init!(RamFile {
+            capacity,
+            contents <- new_mutex!(Contents { pages, size: 0 }, "RamFile::contents"),
+        }),
+        GFP_KERNEL,
+    )
 }

@@ -58,7 +58,7 @@ pub mod flags {
 /// raw.f_mode = bindings::FMODE_READ | bindings::FMODE_WRITE;
 /// raw.f_pos = 42;
 /// // SAFETY: `raw` is valid and outlives `file`.
-/// let file = unsafe { File::from_raw(&mut raw) };
+/// let file = unsafe { File::from_raw_file(&raw) };
 /// assert_eq!(file.flags() & flags::O_ACCMODE, flags::O_RDWR);
 /// assert_ne!(file.flags() & flags::O_TRUNC, 0);
 /// assert!(file.is_readable() && file.is_writable());
@@ -74,7 +74,7 @@ impl File {
     ///
     /// `ptr` points to a valid `struct file` that stays valid for `'a`.
     #[inline]
-    pub unsafe fn from_raw<'a>(ptr: *mut bindings::file) -> &'a File {
+    pub unsafe fn from_raw_file<'a>(ptr: *const bindings::file) -> &'a File {
         // INVARIANT: The caller guarantees validity for `'a`.
         // SAFETY: `File` is a transparent wrapper of `struct file`; the caller guarantees that
         // `ptr` is valid for `'a`.
@@ -83,7 +83,7 @@ impl File {
 
     /// Returns the `struct file` for use by C code.
     #[inline]
-    pub fn as_raw(&self) -> *mut bindings::file {
+    pub fn as_ptr(&self) -> *mut bindings::file {
         self.0.get()
     }
 
@@ -93,14 +93,14 @@ impl File {
     pub fn flags(&self) -> u32 {
         // SAFETY: By the type invariants the file is valid; the field may be written
         // concurrently, so it is read once, without tearing.
-        unsafe { addr_of!((*self.as_raw()).f_flags).read_volatile() }
+        unsafe { addr_of!((*self.as_ptr()).f_flags).read_volatile() }
     }
 
     /// Returns the `FMODE_*` bits of the file.
     #[inline]
     fn mode(&self) -> bindings::fmode_t {
         // SAFETY: As for `flags`.
-        unsafe { addr_of!((*self.as_raw()).f_mode).read_volatile() }
+        unsafe { addr_of!((*self.as_ptr()).f_mode).read_volatile() }
     }
 
     /// Returns `true` if the file was opened for reading (C's `FMODE_READ`).
@@ -123,6 +123,6 @@ impl File {
     #[inline]
     pub fn pos(&self) -> i64 {
         // SAFETY: As for `flags`.
-        unsafe { addr_of!((*self.as_raw()).f_pos).read_volatile() }
+        unsafe { addr_of!((*self.as_ptr()).f_pos).read_volatile() }
     }
 }

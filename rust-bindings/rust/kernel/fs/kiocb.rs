@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! I/O control blocks, the requests of `read_iter` and `write_iter`.
+//! I/O control blocks: the request a `read_iter` or `write_iter` file operation serves.
 //!
 //! C header: [`include/linux/fs.h`](srctree/include/linux/fs.h)
 
@@ -8,154 +8,207 @@ use crate::{
     bindings,
     error::{code::*, Result},
     fs::File,
+    types::ForeignOwnable,
 };
 use core::{marker::PhantomData, ptr::NonNull};
 
-/// The request a `read_iter` or `write_iter` handler serves (C's `struct kiocb`): the file, the
-/// position to read or write at, and how.
+/// A `struct kiocb`: the file a `read_iter` or `write_iter` call is for, the position it reads
+/// or writes at, and how.
 ///
-/// The data itself is in the [`IovIter`](crate::iov::IovIter) passed next to it. The handler
-/// moves the position by what it transferred ([`Kiocb::advance_pos`]); the VFS then stores it
-/// back in the file for `read()`/`write()`, and drops it for `pread()`/`pwrite()`.
+/// `T` is the type of the file's private data, which [`Kiocb::file`] borrows: what the driver's
+/// `open` stored there (for misc devices, [`MiscDevice::Ptr`]). The data itself travels in the
+/// iterator passed next to the `Kiocb`. The handler moves the position ([`Kiocb::ki_pos_mut`])
+/// by what it transferred; the VFS stores it back in the file for `read()`/`write()` and drops
+/// it for `pread()`/`pwrite()`.
+///
+/// [`MiscDevice::Ptr`]: crate::miscdevice::MiscDevice::Ptr
 ///
 /// # Invariants
 ///
-/// `ptr` points to a valid `struct kiocb` for `'a`, which nothing else accesses for `'a`, and
-/// its `ki_pos` is not negative.
+/// `inner` points to a valid `struct kiocb` for `'a`, whose `ki_filp` is a valid file whose
+/// `private_data` came from `T::into_foreign()` and is not released for `'a`.
 ///
 /// # Examples
 ///
-/// ```
-/// use kernel::bindings;
-/// use kernel::fs::Kiocb;
+/// A request for a file whose private data is a `KBox<u32>`, as a file operation would see it:
 ///
-/// // SAFETY: All zeroes is a valid `struct kiocb` (with no file).
-/// let mut raw: bindings::kiocb = unsafe { core::mem::zeroed() };
+/// ```
+/// use kernel::{bindings, fs::Kiocb, types::ForeignOwnable};
+///
+/// // SAFETY: All zeroes is a valid `struct file` and `struct kiocb`.
+/// let (mut file, mut raw) = unsafe {
+///     (core::mem::zeroed::<bindings::file>(), core::mem::zeroed::<bindings::kiocb>())
+/// };
+/// file.private_data = KBox::new(7u32, GFP_KERNEL)?.into_foreign().cast_mut();
+/// raw.ki_filp = &mut file;
 /// raw.ki_pos = 100;
 /// raw.ki_flags = bindings::IOCB_NOWAIT;
 /// {
-///     // SAFETY: `raw` is valid, outlives `iocb` and is not used while `iocb` exists.
-///     let mut iocb = unsafe { Kiocb::from_raw(&mut raw) }?;
-///     assert_eq!(iocb.pos(), 100);
-///     assert!(iocb.is_nowait() && !iocb.is_append());
-///     assert_eq!(iocb.advance_pos(28)?, 128);
+///     // SAFETY: `raw` and `file` outlive `kiocb`; the private data is a `KBox<u32>`.
+///     let mut kiocb = unsafe { Kiocb::<KBox<u32>>::from_raw(&mut raw) };
+///     assert_eq!(*kiocb.file(), 7);
+///     assert!(kiocb.is_nowait() && !kiocb.is_append());
+///     assert_eq!(kiocb.ki_pos(), 100);
+///     *kiocb.ki_pos_mut() += 28;
 /// }
 /// assert_eq!(raw.ki_pos, 128);
-///
-/// raw.ki_pos = -1;
-/// // SAFETY: As above.
-/// assert_eq!(unsafe { Kiocb::from_raw(&mut raw) }.err(), Some(EINVAL));
+/// // SAFETY: The private data came from `into_foreign()` and is not borrowed any more.
+/// drop(unsafe { KBox::<u32>::from_foreign(file.private_data) });
 /// # Ok::<(), Error>(())
 /// ```
-pub struct Kiocb<'a> {
-    ptr: NonNull<bindings::kiocb>,
-    _p: PhantomData<&'a mut bindings::kiocb>,
+pub struct Kiocb<'a, T> {
+    inner: NonNull<bindings::kiocb>,
+    _p: PhantomData<&'a T>,
 }
 
-impl<'a> Kiocb<'a> {
+impl<'a, T: ForeignOwnable> Kiocb<'a, T> {
     /// Wraps the `struct kiocb` a `read_iter` or `write_iter` call was given.
-    ///
-    /// Fails with [`EINVAL`] if `ptr` is null or its position is negative (the VFS never passes
-    /// such a request to a file without `FMODE_UNSIGNED_OFFSET`).
     ///
     /// # Safety
     ///
-    /// `ptr` is null or points to a valid `struct kiocb` that stays valid for `'a`, during which
-    /// nothing else accesses it. Its `ki_filp` is valid for `'a`, or null if [`Kiocb::file`] is
-    /// never called (as in the examples).
+    /// - `kiocb` points to a valid `struct kiocb` that is valid for `'a`, and that nothing else
+    ///   accesses for `'a`.
+    /// - Its `ki_filp` is valid for `'a`, and its `private_data` came from `T::into_foreign()`
+    ///   and is neither released nor borrowed mutably for `'a` (true for the file of a file
+    ///   operation whose `open` stored a `T` there, until the operation returns).
     #[inline]
-    pub unsafe fn from_raw(ptr: *mut bindings::kiocb) -> Result<Self> {
-        let ptr = NonNull::new(ptr).ok_or(EINVAL)?;
-        // SAFETY: The caller guarantees that a non-null `ptr` is valid.
-        if unsafe { (*ptr.as_ptr()).ki_pos } < 0 {
-            return Err(EINVAL);
-        }
-        // INVARIANT: Checked above, or guaranteed by the caller.
-        Ok(Self {
-            ptr,
+    pub unsafe fn from_raw(kiocb: *mut bindings::kiocb) -> Self {
+        // INVARIANT: The caller guarantees what the invariants ask for.
+        Self {
+            // SAFETY: The caller guarantees that `kiocb` is valid, and so not null.
+            inner: unsafe { NonNull::new_unchecked(kiocb) },
             _p: PhantomData,
-        })
+        }
+    }
+
+    /// Returns the `struct kiocb`, for C code.
+    #[inline]
+    pub fn as_raw(&self) -> *mut bindings::kiocb {
+        self.inner.as_ptr()
+    }
+
+    /// Borrows the private data of the file the request is for.
+    #[inline]
+    pub fn file(&self) -> <T as ForeignOwnable>::Borrowed<'a> {
+        // SAFETY: By the type invariants the kiocb and its file are valid.
+        let private = unsafe { (*(*self.as_raw()).ki_filp).private_data };
+        // SAFETY: By the type invariants the private data came from `T::into_foreign()` and is
+        // not released or borrowed mutably for `'a`.
+        unsafe { T::borrow(private) }
     }
 
     /// Returns the file the request is for.
-    #[inline]
-    pub fn file(&self) -> &File {
-        // SAFETY: By the type invariants the kiocb is valid, and `from_raw`'s caller guarantees
-        // that its file is valid for `'a`, which outlives `&self`.
-        unsafe { File::from_raw((*self.ptr.as_ptr()).ki_filp) }
-    }
-
-    /// Returns the position the request reads or writes at, in bytes; never negative.
-    #[inline]
-    pub fn pos(&self) -> i64 {
-        // SAFETY: By the type invariants the kiocb is valid and only used through `self`.
-        unsafe { (*self.ptr.as_ptr()).ki_pos }
-    }
-
-    /// Sets the position, e.g. to where the data was really written.
-    ///
-    /// Fails with [`EINVAL`], changing nothing, if `pos` is negative.
-    #[inline]
-    pub fn set_pos(&mut self, pos: i64) -> Result {
-        if pos < 0 {
-            return Err(EINVAL);
-        }
-        // INVARIANT: `pos` is not negative.
-        // SAFETY: By the type invariants the kiocb is valid and only used through `self`.
-        unsafe { (*self.ptr.as_ptr()).ki_pos = pos };
-        Ok(())
-    }
-
-    /// Moves the position forward by `n` bytes and returns the new position.
-    ///
-    /// Fails with [`EOVERFLOW`], changing nothing, if the result would not fit in an `i64`; it
-    /// never wraps.
     ///
     /// # Examples
     ///
     /// ```
-    /// use kernel::bindings;
-    /// use kernel::fs::Kiocb;
+    /// use kernel::{bindings, fs::{file::flags, Kiocb}};
     ///
-    /// // SAFETY: All zeroes is a valid `struct kiocb` (with no file).
-    /// let mut raw: bindings::kiocb = unsafe { core::mem::zeroed() };
+    /// // SAFETY: All zeroes is a valid `struct file` and `struct kiocb`.
+    /// let (mut file, mut raw) = unsafe {
+    ///     (core::mem::zeroed::<bindings::file>(), core::mem::zeroed::<bindings::kiocb>())
+    /// };
+    /// file.f_flags = flags::O_APPEND;
+    /// raw.ki_filp = &mut file;
+    /// // SAFETY: `raw` and `file` outlive `kiocb`; `()` needs no private data.
+    /// let kiocb = unsafe { Kiocb::<()>::from_raw(&mut raw) };
+    /// assert_eq!(kiocb.ki_filp().flags() & flags::O_APPEND, flags::O_APPEND);
+    /// ```
+    #[inline]
+    pub fn ki_filp(&self) -> &'a File {
+        // SAFETY: By the type invariants the kiocb and its file are valid for `'a`.
+        unsafe { File::from_raw_file((*self.as_raw()).ki_filp) }
+    }
+
+    /// Returns the position the request reads or writes at.
+    #[inline]
+    pub fn ki_pos(&self) -> i64 {
+        // SAFETY: By the type invariants the kiocb is valid and only accessed through `self`.
+        unsafe { (*self.as_raw()).ki_pos }
+    }
+
+    /// Returns the position to move it, e.g. past the bytes transferred.
+    #[inline]
+    pub fn ki_pos_mut(&mut self) -> &mut i64 {
+        // SAFETY: By the type invariants the kiocb is valid and only accessed through `self`,
+        // which is borrowed mutably.
+        unsafe { &mut (*self.as_raw()).ki_pos }
+    }
+
+    /// Moves the position forward by `n` bytes and returns the new position; fails with
+    /// [`EOVERFLOW`], changing nothing, if that would not fit in an `i64` (it never wraps).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::{bindings, fs::Kiocb};
+    ///
+    /// // SAFETY: All zeroes is a valid `struct file` and `struct kiocb`.
+    /// let (mut file, mut raw) = unsafe {
+    ///     (core::mem::zeroed::<bindings::file>(), core::mem::zeroed::<bindings::kiocb>())
+    /// };
+    /// raw.ki_filp = &mut file;
     /// raw.ki_pos = i64::MAX - 1;
-    /// // SAFETY: `raw` is valid, outlives `iocb` and is not used while `iocb` exists.
-    /// let mut iocb = unsafe { Kiocb::from_raw(&mut raw) }?;
-    /// assert_eq!(iocb.advance_pos(2), Err(EOVERFLOW));
-    /// assert_eq!(iocb.advance_pos(usize::MAX), Err(EOVERFLOW));
-    /// assert_eq!(iocb.advance_pos(1)?, i64::MAX);
-    /// assert_eq!(iocb.advance_pos(0)?, i64::MAX);
+    /// // SAFETY: `raw` and `file` outlive `kiocb`; `()` needs no private data.
+    /// let mut kiocb = unsafe { Kiocb::<()>::from_raw(&mut raw) };
+    /// assert_eq!(kiocb.advance_pos(2), Err(EOVERFLOW));
+    /// assert_eq!(kiocb.advance_pos(usize::MAX), Err(EOVERFLOW));
+    /// assert_eq!(kiocb.advance_pos(1)?, i64::MAX);
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
     pub fn advance_pos(&mut self, n: usize) -> Result<i64> {
         let pos = i64::try_from(n)
             .ok()
-            .and_then(|n| self.pos().checked_add(n))
+            .and_then(|n| self.ki_pos().checked_add(n))
             .ok_or(EOVERFLOW)?;
-        self.set_pos(pos)?;
+        *self.ki_pos_mut() = pos;
         Ok(pos)
+    }
+
+    /// Sets the position from a byte offset, e.g. where the data really went; fails with
+    /// [`EOVERFLOW`], changing nothing, if it does not fit in an `i64`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::{bindings, fs::Kiocb};
+    ///
+    /// // SAFETY: All zeroes is a valid `struct file` and `struct kiocb`.
+    /// let (mut file, mut raw) = unsafe {
+    ///     (core::mem::zeroed::<bindings::file>(), core::mem::zeroed::<bindings::kiocb>())
+    /// };
+    /// raw.ki_filp = &mut file;
+    /// // SAFETY: `raw` and `file` outlive `kiocb`; `()` needs no private data.
+    /// let mut kiocb = unsafe { Kiocb::<()>::from_raw(&mut raw) };
+    /// kiocb.set_pos(4096)?;
+    /// assert_eq!(kiocb.set_pos(usize::MAX), Err(EOVERFLOW));
+    /// assert_eq!(kiocb.ki_pos(), 4096);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn set_pos(&mut self, pos: usize) -> Result {
+        *self.ki_pos_mut() = i64::try_from(pos).map_err(|_| EOVERFLOW)?;
+        Ok(())
     }
 
     /// Returns the `IOCB_*` flags of the request.
     #[inline]
     pub fn flags(&self) -> i32 {
-        // SAFETY: By the type invariants the kiocb is valid and only used through `self`.
-        unsafe { (*self.ptr.as_ptr()).ki_flags }
+        // SAFETY: By the type invariants the kiocb is valid and only accessed through `self`.
+        unsafe { (*self.as_raw()).ki_flags }
     }
 
-    /// Returns `true` if the request must not wait (`IOCB_NOWAIT`, from `RWF_NOWAIT`): where
-    /// it would have to wait, e.g. for a lock, the handler fails with [`EAGAIN`] instead.
-    ///
-    /// Only files opened with `FMODE_NOWAIT` get such requests.
+    /// Returns `true` if the request must not wait (`IOCB_NOWAIT`, from `RWF_NOWAIT` or an
+    /// io_uring first attempt): where it would have to wait, e.g. for a lock, the handler fails
+    /// with [`EAGAIN`] instead. Only files with `FMODE_NOWAIT` get such requests.
     #[inline]
     pub fn is_nowait(&self) -> bool {
         self.flags() & bindings::IOCB_NOWAIT != 0
     }
 
-    /// Returns `true` if the request appends (`IOCB_APPEND`, from `O_APPEND` or `RWF_APPEND`): a
-    /// write goes to the end of the file, whatever its position says.
+    /// Returns `true` if the request appends (`IOCB_APPEND`, from `O_APPEND` or `RWF_APPEND`):
+    /// a write goes to the end of the file, whatever its position says.
     #[inline]
     pub fn is_append(&self) -> bool {
         self.flags() & bindings::IOCB_APPEND != 0

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The pages behind an [`IovIter`], held until they are dropped.
+//! The pages behind an iterator, held until they are dropped.
 //!
 //! C header: [`include/linux/uio.h`](srctree/include/linux/uio.h)
 //!
 //! Code that hands memory to hardware or to another context wants the pages, not a copy.
-//! [`IovIter::get_pages`] takes a reference on each page (C's `iov_iter_get_pages2()`);
-//! [`IovIter::extract_pages`] pins user pages and only borrows kernel ones (C's
-//! `iov_iter_extract_pages()`). Both move the iterator past the bytes they return, fill an array
-//! inside the returned [`IterPages`] (no allocation), and release what they took when that value
-//! is dropped, with `put_page()` (a `static inline`, called through a C helper) or
-//! `unpin_user_pages()`.
+//! `get_pages()` ([`IovIterSource::get_pages`], [`IovIterDest::get_pages`]) takes a reference on
+//! each page (C's `iov_iter_get_pages2()`); `extract_pages()` pins user pages and only borrows
+//! kernel ones (C's `iov_iter_extract_pages()`). Both move the iterator past the bytes they
+//! return, fill an array inside the returned [`IterPages`] (no allocation), and release what they
+//! took when that value is dropped, with `put_page()` (a `static inline`, called through a C
+//! helper) or `unpin_user_pages()`.
 
-use super::{Direction, IovIter, IterType};
+use super::{IovIter, IovIterDest, IovIterSource, IterType};
 use crate::{
     bindings,
     error::{code::*, Error, Result},
@@ -26,10 +26,11 @@ use core::{marker::PhantomData, ptr};
 /// # Examples
 ///
 /// ```
-/// use kernel::iov::{IovSource, PageHold};
+/// use kernel::iov::{IoSlice, PageHold};
 ///
 /// let data = KVec::from_elem(1u8, 64, GFP_KERNEL)?;
-/// let mut src = IovSource::from_slice(&data);
+/// let seg = IoSlice::new(&data);
+/// let mut src = seg.source();
 /// assert_eq!(src.extract_pages::<1>(64)?.hold(), PageHold::Borrowed);
 /// # Ok::<(), Error>(())
 /// ```
@@ -43,7 +44,7 @@ pub enum PageHold {
     Borrowed,
 }
 
-/// Up to `N` pages taken from an [`IovIter`], with the data at `offset()..offset() + len()` of
+/// Up to `N` pages taken from an iterator, with the data at `offset()..offset() + len()` of
 /// their concatenation.
 ///
 /// # Invariants
@@ -55,12 +56,12 @@ pub enum PageHold {
 /// # Examples
 ///
 /// ```
-/// use kernel::iov::{Bvec, IovSource, PageHold};
+/// use kernel::iov::{BioVec, IovIterSource, PageHold};
 /// use kernel::page::Page;
 ///
 /// let page = Page::alloc_page(GFP_KERNEL)?;
-/// let segs = [Bvec::source(&page, 100, 200)?];
-/// let mut src = IovSource::bvec(&segs);
+/// let segs = [BioVec::new(&page, 100, 200)?];
+/// let mut src = IovIterSource::bvec(&segs);
 /// let pages = src.get_pages::<4>(usize::MAX)?;
 /// assert_eq!(pages.hold(), PageHold::Ref);
 /// assert_eq!((pages.offset(), pages.len()), (100, 200));
@@ -83,12 +84,12 @@ impl<const N: usize> IterPages<'_, N> {
     /// # Examples
     ///
     /// ```
-    /// use kernel::iov::{Bvec, IovSource};
+    /// use kernel::iov::{BioVec, IovIterSource};
     /// use kernel::page::Page;
     ///
     /// let page = Page::alloc_page(GFP_KERNEL)?;
-    /// let segs = [Bvec::source(&page, 0, 300)?];
-    /// let mut src = IovSource::bvec(&segs);
+    /// let segs = [BioVec::new(&page, 0, 300)?];
+    /// let mut src = IovIterSource::bvec(&segs);
     /// assert_eq!(src.get_pages::<1>(120)?.len(), 120);
     /// assert_eq!(src.len(), 180);
     /// # Ok::<(), Error>(())
@@ -103,10 +104,11 @@ impl<const N: usize> IterPages<'_, N> {
     /// # Examples
     ///
     /// ```
-    /// use kernel::iov::IovSource;
+    /// use kernel::iov::IoSlice;
     ///
     /// let data = KVec::from_elem(0u8, 8, GFP_KERNEL)?;
-    /// let mut src = IovSource::from_slice(&data);
+    /// let seg = IoSlice::new(&data);
+    /// let mut src = seg.source();
     /// src.advance(8);
     /// let pages = src.extract_pages::<2>(8)?;
     /// assert!(pages.is_empty());
@@ -123,11 +125,12 @@ impl<const N: usize> IterPages<'_, N> {
     /// # Examples
     ///
     /// ```
-    /// use kernel::iov::IovSource;
+    /// use kernel::iov::IoSlice;
     /// use kernel::page::PAGE_SIZE;
     ///
     /// let data = KVec::from_elem(0u8, 100, GFP_KERNEL)?;
-    /// let mut src = IovSource::from_slice(&data);
+    /// let seg = IoSlice::new(&data);
+    /// let mut src = seg.source();
     /// src.advance(10);
     /// let pages = src.extract_pages::<2>(50)?;
     /// assert_eq!(pages.offset(), (data.as_ptr() as usize + 10) % PAGE_SIZE);
@@ -143,13 +146,13 @@ impl<const N: usize> IterPages<'_, N> {
     /// # Examples
     ///
     /// ```
-    /// use kernel::iov::{Bvec, IovSource};
+    /// use kernel::iov::{BioVec, IovIterSource};
     /// use kernel::page::{Page, PAGE_SIZE};
     ///
     /// let a = Page::alloc_page(GFP_KERNEL)?;
     /// let b = Page::alloc_page(GFP_KERNEL)?;
-    /// let segs = [Bvec::source(&a, 0, PAGE_SIZE)?, Bvec::source(&b, 0, 8)?];
-    /// let mut src = IovSource::bvec(&segs);
+    /// let segs = [BioVec::new(&a, 0, PAGE_SIZE)?, BioVec::new(&b, 0, 8)?];
+    /// let mut src = IovIterSource::bvec(&segs);
     /// // One segment at a time.
     /// assert_eq!(src.get_pages::<2>(usize::MAX)?.pages(), &[a.as_ptr()]);
     /// assert_eq!(src.get_pages::<2>(usize::MAX)?.pages(), &[b.as_ptr()]);
@@ -165,12 +168,12 @@ impl<const N: usize> IterPages<'_, N> {
     /// # Examples
     ///
     /// ```
-    /// use kernel::iov::{Bvec, IovSource, PageHold};
+    /// use kernel::iov::{BioVec, IovIterSource, PageHold};
     /// use kernel::page::Page;
     ///
     /// let page = Page::alloc_page(GFP_KERNEL)?;
-    /// let segs = [Bvec::source(&page, 0, 64)?];
-    /// let mut src = IovSource::bvec(&segs);
+    /// let segs = [BioVec::new(&page, 0, 64)?];
+    /// let mut src = IovIterSource::bvec(&segs);
     /// assert_eq!(src.extract_pages::<1>(32)?.hold(), PageHold::Borrowed);
     /// assert_eq!(src.get_pages::<1>(32)?.hold(), PageHold::Ref);
     /// # Ok::<(), Error>(())
@@ -200,77 +203,154 @@ impl<const N: usize> Drop for IterPages<'_, N> {
     }
 }
 
-impl<'data, D: Direction> IovIter<'data, D> {
-    /// Turns the return value of a C page-taking function into an [`IterPages`].
-    ///
-    /// # Safety
-    ///
-    /// `ret` and `offset` come from a call that filled `pages` and holds the pages as `hold`
-    /// says, for memory borrowed for `'a`.
-    #[inline]
-    unsafe fn took_pages<'a, const N: usize>(
-        &mut self,
-        ret: isize,
-        pages: [*mut bindings::page; N],
-        offset: usize,
-        hold: PageHold,
-    ) -> Result<IterPages<'a, N>> {
-        if ret < 0 {
-            return Err(Error::from_errno(ret as c_int));
-        }
-        let len = self.moved(ret as usize);
-        // The C functions fill and hold one page per `PAGE_SIZE` of `offset + len`, at most `N`;
-        // the `min` only keeps a surprise from turning into an out-of-bounds slice.
-        let count = if len == 0 {
-            0
-        } else {
-            (offset + len).div_ceil(PAGE_SIZE).min(N)
-        };
-        // INVARIANT: `count <= N` pages were filled and are held as `hold` says, with `offset`
-        // inside the first; the caller vouches for the rest.
-        Ok(IterPages {
-            pages,
-            count,
-            offset,
-            len,
-            hold,
-            _p: PhantomData,
-        })
+/// Turns the return value of a C page-taking function into an [`IterPages`].
+///
+/// # Safety
+///
+/// `ret` and `offset` come from a call that filled `pages` and holds the pages as `hold` says,
+/// for memory valid for `'a` if it holds nothing.
+#[inline]
+unsafe fn took_pages<'a, const N: usize>(
+    ret: isize,
+    pages: [*mut bindings::page; N],
+    offset: usize,
+    hold: PageHold,
+) -> Result<IterPages<'a, N>> {
+    if ret < 0 {
+        return Err(Error::from_errno(ret as c_int));
     }
+    let len = ret as usize;
+    // The C functions fill and hold one page per `PAGE_SIZE` of `offset + len`, at most `N`; the
+    // `min` only keeps a surprise from turning into an out-of-bounds slice.
+    let count = if len == 0 {
+        0
+    } else {
+        (offset + len).div_ceil(PAGE_SIZE).min(N)
+    };
+    // INVARIANT: `count <= N` pages were filled and are held as `hold` says, with `offset` inside
+    // the first; the caller vouches for the rest.
+    Ok(IterPages {
+        pages,
+        count,
+        offset,
+        len,
+        hold,
+        _p: PhantomData,
+    })
+}
 
+/// `iov_iter_get_pages2()` on `iov`, an iterator of type `iter_type`.
+///
+/// # Safety
+///
+/// `iov` is a valid iterator that the caller may move forward.
+#[inline]
+unsafe fn get_pages<const N: usize>(
+    iov: *mut bindings::iov_iter,
+    iter_type: IterType,
+    max_len: usize,
+) -> Result<IterPages<'static, N>> {
+    if N == 0 {
+        return Err(EINVAL);
+    }
+    if iter_type == IterType::Bvec {
+        // `iov_iter_get_pages2()` takes the current segment as it is and warns if it is empty;
+        // a zero-byte advance steps over empty segments first.
+        // SAFETY: The caller guarantees that `iov` is valid.
+        unsafe { bindings::iov_iter_advance(iov, 0) };
+    }
+    let mut pages = [ptr::null_mut(); N];
+    let mut offset = 0;
+    // SAFETY: The caller guarantees that `iov` is valid; `pages` has room for `N` entries and
+    // `offset` is writable.
+    let ret = unsafe {
+        bindings::iov_iter_get_pages2(
+            iov,
+            pages.as_mut_ptr(),
+            max_len,
+            N.min(c_uint::MAX as usize) as c_uint,
+            &mut offset,
+        )
+    };
+    // SAFETY: `iov_iter_get_pages2()` takes a reference on every page it returns, so the pages
+    // stay valid on their own.
+    unsafe { took_pages(ret, pages, offset, PageHold::Ref) }
+}
+
+/// `iov_iter_extract_pages()` on `iov`.
+///
+/// # Safety
+///
+/// `iov` is a valid iterator that the caller may move forward, whose memory is valid for `'a`.
+#[inline]
+unsafe fn extract_pages<'a, const N: usize>(
+    iov: *mut bindings::iov_iter,
+    user_backed: bool,
+    max_len: usize,
+) -> Result<IterPages<'a, N>> {
+    if N == 0 {
+        return Err(EINVAL);
+    }
+    let hold = if user_backed {
+        PageHold::Pin
+    } else {
+        PageHold::Borrowed
+    };
+    let mut pages = [ptr::null_mut(); N];
+    let mut array = pages.as_mut_ptr();
+    let mut offset = 0;
+    // SAFETY: The caller guarantees that `iov` is valid; `array` is not null, so the C function
+    // fills it, with at most `N` entries, instead of allocating one.
+    let ret = unsafe {
+        bindings::iov_iter_extract_pages(
+            iov,
+            &mut array,
+            max_len,
+            N.min(c_uint::MAX as usize) as c_uint,
+            0,
+            &mut offset,
+        )
+    };
+    // SAFETY: `iov_iter_extract_pages()` pins user pages (C's `iov_iter_extract_will_pin()` is
+    // `user_backed_iter()`) and takes nothing on other pages, which belong to the memory the
+    // caller vouches for, for `'a`.
+    unsafe { took_pages(ret, pages, offset, hold) }
+}
+
+impl<'data> IovIterSource<'data> {
     /// Takes a reference on the pages behind up to `max_len` bytes at the start of the
     /// iterator, at most `N` pages, and moves the iterator past those bytes (C's
     /// `iov_iter_get_pages2()`).
     ///
-    /// Because the pages are referenced, the result does not borrow the iterator's memory.
-    /// Works for user-backed and page iterators; fails with [`EFAULT`] for `kvec` and discard
-    /// iterators, and with [`EINVAL`] if `N` is 0.
+    /// The pages are referenced, so the result does not borrow the iterator's memory. Works for
+    /// user-backed and page iterators; fails with [`EFAULT`] for `kvec` iterators, and with
+    /// [`EINVAL`] if `N` is 0.
     ///
     /// # Examples
     ///
     /// ```
-    /// use kernel::iov::{Bvec, IovDest, PageHold};
+    /// use kernel::iov::{BioVec, IoSlice, IovIterSource, PageHold};
     /// use kernel::page::{Page, PAGE_SIZE};
     ///
-    /// let mut page = Page::alloc_page(GFP_KERNEL)?;
-    /// let mut empty = Page::alloc_page(GFP_KERNEL)?;
+    /// let page = Page::alloc_page(GFP_KERNEL)?;
+    /// let empty = Page::alloc_page(GFP_KERNEL)?;
     /// // SAFETY: `page` is a valid page and `_refcount` is only read.
     /// let refs = |p: *mut kernel::bindings::page| unsafe { (*p)._refcount.counter };
     /// let before = refs(page.as_ptr());
     /// let taken = {
     ///     // An empty first segment is stepped over.
-    ///     let mut segs = [Bvec::dest(&mut empty, 8, 0)?, Bvec::dest(&mut page, 16, 64)?];
-    ///     let mut dst = IovDest::bvec(&mut segs);
-    ///     dst.get_pages::<1>(PAGE_SIZE)?
+    ///     let segs = [BioVec::new(&empty, 8, 0)?, BioVec::new(&page, 16, 64)?];
+    ///     let mut src = IovIterSource::bvec(&segs);
+    ///     src.get_pages::<1>(PAGE_SIZE)?
     /// };
     /// assert_eq!((taken.pages(), taken.offset()), (&[page.as_ptr()][..], 16));
-    /// assert_eq!(refs(page.as_ptr()), before + 1);
-    /// assert_eq!(taken.hold(), PageHold::Ref);
+    /// assert_eq!((refs(page.as_ptr()), taken.hold()), (before + 1, PageHold::Ref));
     /// drop(taken);
     /// assert_eq!(refs(page.as_ptr()), before);
     ///
     /// let data = KVec::from_elem(0u8, 8, GFP_KERNEL)?;
-    /// let mut src = kernel::iov::IovSource::from_slice(&data);
+    /// let seg = IoSlice::new(&data);
+    /// let mut src = seg.source();
     /// assert_eq!(src.get_pages::<1>(8).err(), Some(EFAULT));
     /// assert_eq!(src.get_pages::<0>(8).err(), Some(EINVAL));
     /// assert_eq!(src.len(), 8);
@@ -278,57 +358,35 @@ impl<'data, D: Direction> IovIter<'data, D> {
     /// ```
     #[inline]
     pub fn get_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'static, N>> {
-        if N == 0 {
-            return Err(EINVAL);
-        }
-        if self.iter_type() == IterType::Bvec {
-            // `iov_iter_get_pages2()` takes the current segment as it is and warns if it is
-            // empty; a zero-byte advance steps over empty segments first.
-            // SAFETY: By the type invariants the iterator is valid.
-            unsafe { bindings::iov_iter_advance(self.raw(), 0) };
-        }
-        let mut pages = [ptr::null_mut(); N];
-        let mut offset = 0;
-        // SAFETY: By the type invariants the iterator is valid; `pages` has room for `N` entries
-        // and `offset` is writable.
-        let ret = unsafe {
-            bindings::iov_iter_get_pages2(
-                self.raw(),
-                pages.as_mut_ptr(),
-                max_len,
-                N.min(c_uint::MAX as usize) as c_uint,
-                &mut offset,
-            )
-        };
-        // SAFETY: `iov_iter_get_pages2()` takes a reference on every page it returns, so the
-        // pages stay valid on their own.
-        unsafe { self.took_pages(ret, pages, offset, PageHold::Ref) }
+        let iter_type = self.iter_type();
+        // SAFETY: By the type invariants the iterator is valid; it is borrowed mutably.
+        unsafe { get_pages(self.as_raw(), iter_type, max_len) }
     }
 
     /// Returns the pages behind up to `max_len` bytes at the start of the iterator, at most `N`
     /// pages, and moves the iterator past those bytes (C's `iov_iter_extract_pages()`).
     ///
-    /// User pages are pinned, as needed for DMA ([`PageHold::Pin`]); the pages of kernel
-    /// iterators are not held ([`PageHold::Borrowed`]), so the result borrows the iterator's
-    /// memory for `'data`. Fails with [`EFAULT`] for discard iterators and with [`EINVAL`] if `N`
-    /// is 0.
+    /// User pages are pinned, as DMA needs ([`PageHold::Pin`]); the pages of kernel memory are
+    /// not held ([`PageHold::Borrowed`]), so the result borrows that memory for `'data`. Fails
+    /// with [`EINVAL`] if `N` is 0.
     ///
     /// # Examples
     ///
     /// ```
-    /// use kernel::iov::{IovSource, PageHold};
+    /// use kernel::iov::{IoSlice, PageHold};
     /// use kernel::page::PAGE_SIZE;
     ///
     /// let mut data = KVec::new();
     /// for i in 0..200u8 {
     ///     data.push(i, GFP_KERNEL)?;
     /// }
-    /// let mut src = IovSource::from_slice(&data);
+    /// let seg = IoSlice::new(&data);
+    /// let mut src = seg.source();
     /// src.advance(20);
     /// let pages = src.extract_pages::<2>(100)?;
     /// assert_eq!(pages.hold(), PageHold::Borrowed);
     /// assert!(!pages.is_empty() && pages.len() <= 100);
-    /// assert_eq!(src.consumed(), 20 + pages.len());
+    /// assert_eq!(src.len(), 180 - pages.len());
     ///
     /// // The first byte in the pages is `data[20]`.
     /// // SAFETY: The page is valid while `pages` exists; the mapping is released right away.
@@ -342,6 +400,49 @@ impl<'data, D: Direction> IovIter<'data, D> {
     /// assert!(pages.offset() < PAGE_SIZE);
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
+    pub fn extract_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'data, N>> {
+        let user_backed = self.is_user_backed();
+        // SAFETY: By the type invariants the iterator is valid and its memory may be read for
+        // `'data`; it is borrowed mutably.
+        unsafe { extract_pages(self.as_raw(), user_backed, max_len) }
+    }
+}
+
+impl<'data> IovIterDest<'data> {
+    /// Takes a reference on the pages behind up to `max_len` bytes at the start of the
+    /// iterator, at most `N` pages, and moves the iterator past those bytes (C's
+    /// `iov_iter_get_pages2()`); see [`IovIterSource::get_pages`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{BioVecMut, IovIterDest};
+    /// use kernel::page::Page;
+    ///
+    /// let mut a = Page::alloc_page(GFP_KERNEL)?;
+    /// let mut b = Page::alloc_page(GFP_KERNEL)?;
+    /// let (pa, pb) = (a.as_ptr(), b.as_ptr());
+    /// let mut segs = [BioVecMut::new(&mut a, 0, 100)?, BioVecMut::new(&mut b, 0, 100)?];
+    /// let mut dst = IovIterDest::bvec(&mut segs);
+    /// // One segment at a time.
+    /// assert_eq!(dst.get_pages::<2>(usize::MAX)?.pages(), &[pa]);
+    /// assert_eq!(dst.get_pages::<2>(usize::MAX)?.pages(), &[pb]);
+    /// assert!(dst.is_empty());
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn get_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'static, N>> {
+        let iter_type = self.iter_type();
+        // SAFETY: By the type invariants the iterator is valid; it is borrowed mutably.
+        unsafe { get_pages(self.as_raw(), iter_type, max_len) }
+    }
+
+    /// Returns the pages behind up to `max_len` bytes at the start of the iterator, at most `N`
+    /// pages, and moves the iterator past those bytes (C's `iov_iter_extract_pages()`); see
+    /// [`IovIterSource::extract_pages`].
+    ///
+    /// # Examples
     ///
     /// User memory, as a `read_iter` handler gets it: the page is pinned while the result
     /// exists, and copies stop where the mapping ends. (In a KUnit test, `kunit_vm_mmap()`
@@ -350,7 +451,7 @@ impl<'data, D: Direction> IovIter<'data, D> {
     /// ```
     /// use core::ffi::c_void;
     /// use kernel::bindings;
-    /// use kernel::iov::{IovDest, IovSource, PageHold};
+    /// use kernel::iov::{IovIter, IovIterDest, IovIterSource, PageHold};
     /// use kernel::page::PAGE_SIZE;
     ///
     /// const PROT_READ_WRITE: usize = 0x3;
@@ -372,10 +473,13 @@ impl<'data, D: Direction> IovIter<'data, D> {
     /// let dir = bindings::ITER_DEST as core::ffi::c_int;
     /// // SAFETY: `import_ubuf` initialises `raw` when it succeeds.
     /// assert_eq!(unsafe { bindings::import_ubuf(dir, start, 16, raw.as_mut_ptr()) }, 0);
-    /// // SAFETY: `raw` is initialised and outlives `dst`; it describes user memory.
-    /// let mut dst = unsafe { IovDest::from_raw(raw.as_mut_ptr()) }?;
+    /// // SAFETY: `raw` is initialised and outlives `dst`, its only user; it describes user
+    /// // memory of this task, which may be written with the C copy functions.
+    /// let dst = unsafe { IovIterDest::from_raw(raw.as_mut_ptr()) };
+    /// assert!(dst.is_user_backed());
     ///
-    /// let pages = dst.extract_pages::<2>(16)?;
+    /// let mut guard = dst.checkpoint();
+    /// let pages = guard.extract_pages::<2>(16)?;
     /// assert_eq!(pages.hold(), PageHold::Pin);
     /// assert_eq!((pages.offset(), pages.len(), pages.pages().len()), (PAGE_SIZE - 8, 8, 1));
     /// let page = pages.pages()[0];
@@ -386,21 +490,27 @@ impl<'data, D: Direction> IovIter<'data, D> {
     /// assert_eq!(refs(), pinned - bindings::GUP_PIN_COUNTING_BIAS as i32);
     ///
     /// // Copies are short at the hole; a `_full` copy that cannot finish is undone.
-    /// dst.revert(8)?;
-    /// assert_eq!(dst.copy_to_iter(&[1u8; 16]), 8);
-    /// assert_eq!(dst.copy_to_iter_full(&[2u8; 8]), Err(EFAULT));
-    /// assert_eq!(dst.len(), 8);
-    /// dst.revert(8)?;
-    /// assert_eq!(dst.copy_to_iter_full(&[3u8; 16]), Err(EFAULT));
-    /// assert_eq!((dst.len(), dst.consumed()), (16, 0));
+    /// guard.revert(8)?;
+    /// assert_eq!(guard.copy_to_iter(&[1u8; 16]), 8);
+    /// assert_eq!(guard.copy_to_iter_full(&[2u8; 8]), Err(EFAULT));
+    /// assert_eq!(guard.len(), 8);
+    /// guard.revert(8)?;
+    /// assert_eq!(guard.copy_to_iter_full(&[3u8; 16]), Err(EFAULT));
+    /// assert_eq!(guard.len(), 16);
+    /// // A fault at once: mainline's `simple_read_from_buffer` reads nothing.
+    /// guard.advance(8);
+    /// let mut pos = 0;
+    /// assert_eq!(guard.simple_read_from_buffer(&mut pos, b"data")?, 0);
+    /// assert_eq!(pos, 0);
+    /// drop(guard);
     ///
     /// // Read back what landed in user memory.
     /// let mut raw_src = core::mem::MaybeUninit::<bindings::iov_iter>::uninit();
     /// let dir = bindings::ITER_SOURCE as core::ffi::c_int;
     /// // SAFETY: `import_ubuf` initialises `raw_src` when it succeeds.
     /// assert_eq!(unsafe { bindings::import_ubuf(dir, start, 16, raw_src.as_mut_ptr()) }, 0);
-    /// // SAFETY: `raw_src` is initialised and outlives `src`; it describes user memory.
-    /// let mut src = unsafe { IovSource::from_raw(raw_src.as_mut_ptr()) }?;
+    /// // SAFETY: As for `raw`.
+    /// let src = unsafe { IovIterSource::from_raw(raw_src.as_mut_ptr()) };
     /// let mut back = [0u8; 16];
     /// assert_eq!(src.copy_from_iter(&mut back), 8);
     /// assert_eq!(back, [3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0]);
@@ -408,32 +518,9 @@ impl<'data, D: Direction> IovIter<'data, D> {
     /// ```
     #[inline]
     pub fn extract_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'data, N>> {
-        if N == 0 {
-            return Err(EINVAL);
-        }
-        let hold = if self.is_user_backed() {
-            PageHold::Pin
-        } else {
-            PageHold::Borrowed
-        };
-        let mut pages = [ptr::null_mut(); N];
-        let mut array = pages.as_mut_ptr();
-        let mut offset = 0;
-        // SAFETY: By the type invariants the iterator is valid; `array` is not null, so the C
-        // function fills it, with at most `N` entries, instead of allocating one.
-        let ret = unsafe {
-            bindings::iov_iter_extract_pages(
-                self.raw(),
-                &mut array,
-                max_len,
-                N.min(c_uint::MAX as usize) as c_uint,
-                0,
-                &mut offset,
-            )
-        };
-        // SAFETY: `iov_iter_extract_pages()` pins user pages (C's `iov_iter_extract_will_pin()`
-        // is `user_backed_iter()`) and takes nothing on other pages, which belong to the memory
-        // the iterator borrows for `'data`.
-        unsafe { self.took_pages(ret, pages, offset, hold) }
+        let user_backed = self.is_user_backed();
+        // SAFETY: By the type invariants the iterator is valid and its memory may be accessed
+        // for `'data`; it is borrowed mutably.
+        unsafe { extract_pages(self.as_raw(), user_backed, max_len) }
     }
 }
