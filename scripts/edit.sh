@@ -50,12 +50,14 @@ pending() {
 
 # record: the worktree and the areas are in sync now.
 record() {
-	printf '%s\n%s\n' "$(git -C "$edit" rev-parse HEAD)" "$(series_areas_hash)" >"$(state).tmp"
+	printf '%s\n%s\n' "$(git -C "$edit" rev-parse HEAD)" "$(series_content_hash)" >"$(state).tmp"
 	mv "$(state).tmp" "$(state)"
 }
 
+# areas_changed: the areas changed since the last sync, headers of the
+# descriptions aside.
 areas_changed() {
-	[ "$(series_areas_hash)" != "$(sed -n 2p "$(state)" 2>/dev/null || true)" ]
+	[ "$(series_content_hash)" != "$(sed -n 2p "$(state)" 2>/dev/null || true)" ]
 }
 
 cmd=${1-}

@@ -28,6 +28,18 @@ series_areas_hash() {
 	find $series_areas -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1
 }
 
+# series_content_hash: the same without the headers of the descriptions,
+# which say how commits map to files: editing them (to map a path a commit
+# now changes) is part of importing, not a change import would overwrite.
+series_content_hash() {
+	for f in $(find $series_areas -type f | LC_ALL=C sort); do
+		case $f in
+		*/series/*) printf '%s ' "$f"; sed '1,/^$/d' "$f" | sha256sum ;;
+		*) sha256sum "$f" ;;
+		esac
+	done | sha256sum | cut -d' ' -f1
+}
+
 # series_commit REPO BRANCH TRAILER USED: point BRANCH of the kernel repository
 # REPO at the series as commits on pristine, one per description, with a
 # fixed identity and date (reproducible ids). TRAILER is what ends each
