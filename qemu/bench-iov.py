@@ -110,6 +110,13 @@ def main():
     wrapper = parse_wrapper(console)
     driver = parse_driver(results)
     problems = []
+    try:
+        status = open(os.path.join(args.boot, 'qemu.status')).read().strip()
+    except OSError:
+        status = 'unknown'
+    if status != '0':
+        problems.append(f'the guest did not run to the end (QEMU status {status}; see '
+                        f'{args.boot}/console.log and the boot line above)')
     if not any('iov-bench: end' in line for line in console):
         problems.append('the in-kernel benchmark (iov_rust_bench.iov_bench_wrapper_cost) did not finish')
     if not any(line.startswith('bench-ramfile: end') for line in results):

@@ -26,7 +26,10 @@ rm -f "$out/console.log" "$out/results.log"
 append="console=ttyS0 panic=-1 $*"
 # shellcheck disable=SC2086 # QEMU_EXTRA is a list of options
 cpus=${QEMU_CPUS:-2}
-set -- qemu-system-x86_64 -accel tcg,thread=multi -cpu "${QEMU_CPU:-max}" \
+# One vCPU: the default single-threaded TCG, which "-icount" needs.
+accel=tcg
+[ "$cpus" -gt 1 ] && accel=tcg,thread=multi
+set -- qemu-system-x86_64 -accel "$accel" -cpu "${QEMU_CPU:-max}" \
 	-smp "cpus=$cpus,sockets=$cpus,cores=1,threads=1" -m 1G \
 	-nodefaults -no-reboot -display none \
 	-kernel "$kernel" -initrd "$initrd" ${QEMU_EXTRA:-}

@@ -30,8 +30,7 @@ ksrc=$1
 kobj=$2
 out=$3
 copy_fns='_copy_to_iter _copy_from_iter copy_page_to_iter copy_page_from_iter copy_page_from_iter_atomic'
-allowed_helpers='rust_helper_get_current rust_helper_fatal_signal_pending rust_helper_cond_resched
-	rust_helper_mutex_lock_killable'
+allowed_helpers='rust_helper_get_current rust_helper_fatal_signal_pending rust_helper_cond_resched rust_helper_mutex_lock_killable'
 mkdir -p "$out"
 
 # calls OBJ: "FUNCTION TARGET" for every call, and every jump to another
@@ -70,8 +69,13 @@ for obj in $objs; do
 	while read -r fn target; do
 		printf '  %s -> %s\n' "$(echo "$fn" | llvm-cxxfilt)" "$(echo "$target" | llvm-cxxfilt)"
 	done <"$base.copiers"
-	grep -E ' (.*6kernel.*|rust_helper_.*)$' "$base.copiers" |
-		grep -v -E " ($(echo "$allowed_helpers" | tr ' ' '|'))$" >"$base.layers" || true
+	# grep exits 1 when nothing matches, 2 on an error, which must not pass.
+	rc=0
+	grep -E ' (.*6kernel.*|rust_helper_.*)$' "$base.copiers" >"$base.rust" || rc=$?
+	[ "$rc" -le 1 ] || die "grep failed on $base.copiers"
+	rc=0
+	grep -v -E " ($(echo $allowed_helpers | tr ' ' '|'))$" "$base.rust" >"$base.layers" || rc=$?
+	[ "$rc" -le 1 ] || die "grep failed on $base.rust"
 	if [ -s "$base.layers" ]; then
 		echo "  FAILED: out-of-line calls into the kernel crate or Rust helpers:"
 		while read -r fn target; do

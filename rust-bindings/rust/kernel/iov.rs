@@ -110,12 +110,15 @@ pub struct IovIterSource<'data> {
 impl<'data> IovIterSource<'data> {
     /// Turns a pointer to a source iterator into a reference.
     ///
-    /// Panics if the iterator is not a source (`data_source` is not `ITER_SOURCE`).
+    /// The direction is checked with a debug assertion (`CONFIG_RUST_DEBUG_ASSERTIONS`), which
+    /// panics on the wrong one; mainline checks it in every build, which costs a few percent of
+    /// a small copy.
     ///
     /// # Safety
     ///
     /// - `ptr` points to an initialised `struct iov_iter` that, for `'iov`, nothing accesses
     ///   except through the returned reference.
+    /// - Its `data_source` is `ITER_SOURCE`.
     /// - For `'data`, the memory it describes may be read with the C copy functions (the VFS
     ///   guarantees this for the iterator of a `write_iter` call, until the call returns).
     ///
@@ -142,8 +145,8 @@ impl<'data> IovIterSource<'data> {
     #[inline]
     pub unsafe fn from_raw<'iov>(ptr: *mut bindings::iov_iter) -> &'iov mut IovIterSource<'data> {
         // SAFETY: The caller guarantees that `ptr` points to an initialised iterator.
-        assert_eq!(unsafe { (*ptr).data_source }, ITER_SOURCE);
-        // INVARIANT: The direction was just checked, the caller guarantees the rest.
+        debug_assert_eq!(unsafe { (*ptr).data_source }, ITER_SOURCE);
+        // INVARIANT: The caller guarantees the direction and the rest.
         // SAFETY: `IovIterSource` is a transparent `struct iov_iter`; the caller guarantees
         // exclusive access for `'iov`.
         unsafe { &mut *ptr.cast::<IovIterSource<'data>>() }
@@ -362,12 +365,15 @@ pub struct IovIterDest<'data> {
 impl<'data> IovIterDest<'data> {
     /// Turns a pointer to a destination iterator into a reference.
     ///
-    /// Panics if the iterator is not a destination (`data_source` is not `ITER_DEST`).
+    /// The direction is checked with a debug assertion (`CONFIG_RUST_DEBUG_ASSERTIONS`), which
+    /// panics on the wrong one; mainline checks it in every build, which costs a few percent of
+    /// a small copy.
     ///
     /// # Safety
     ///
     /// - `ptr` points to an initialised `struct iov_iter` that, for `'iov`, nothing accesses
     ///   except through the returned reference.
+    /// - Its `data_source` is `ITER_DEST`.
     /// - For `'data`, the memory it describes may be written with the C copy functions (the VFS
     ///   guarantees this for the iterator of a `read_iter` call, until the call returns).
     ///
@@ -391,8 +397,8 @@ impl<'data> IovIterDest<'data> {
     #[inline]
     pub unsafe fn from_raw<'iov>(ptr: *mut bindings::iov_iter) -> &'iov mut IovIterDest<'data> {
         // SAFETY: The caller guarantees that `ptr` points to an initialised iterator.
-        assert_eq!(unsafe { (*ptr).data_source }, ITER_DEST);
-        // INVARIANT: The direction was just checked, the caller guarantees the rest.
+        debug_assert_eq!(unsafe { (*ptr).data_source }, ITER_DEST);
+        // INVARIANT: The caller guarantees the direction and the rest.
         // SAFETY: `IovIterDest` is a transparent `struct iov_iter`; the caller guarantees
         // exclusive access for `'iov`.
         unsafe { &mut *ptr.cast::<IovIterDest<'data>>() }

@@ -486,7 +486,8 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
         // SAFETY: The VFS guarantees what `Kiocb::from_raw` needs until the call returns; the
         // private data is a `T::Ptr` stored by `open`.
         let kiocb = unsafe { Kiocb::from_raw(kiocb) };
-        // SAFETY: As above; the iterator belongs to this call.
+        // SAFETY: As above; the iterator belongs to this call, and the VFS makes it a
+        // destination (`ITER_DEST`) for `read_iter`.
         let iov = unsafe { IovIterDest::from_raw(iter) };
         to_ssize(T::read_iter(kiocb, iov))
     }
@@ -503,7 +504,7 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
     ) -> isize {
         // SAFETY: As for `read_iter`.
         let kiocb = unsafe { Kiocb::from_raw(kiocb) };
-        // SAFETY: As for `read_iter`.
+        // SAFETY: As for `read_iter`, with a source (`ITER_SOURCE`) for `write_iter`.
         let iov = unsafe { IovIterSource::from_raw(iter) };
         to_ssize(T::write_iter(kiocb, iov))
     }

@@ -114,13 +114,15 @@ static noinline size_t c_copy_from(struct iov_iter *iter, void *dst, size_t len)
 	return copy_from_iter(dst, len, iter);
 }
 
-static noinline size_t c_page_to(struct page **pages, struct iov_iter *iter, size_t len)
+/* Never past the last of @nr pages, as the Rust twin's iterator. */
+static noinline size_t c_page_to(struct page **pages, size_t nr,
+				 struct iov_iter *iter, size_t len)
 {
-	size_t done = 0, want, n;
+	size_t done = 0, want, n, i;
 
-	for (; done < len; pages++) {
+	for (i = 0; i < nr && done < len; i++) {
 		want = min_t(size_t, len - done, PAGE_SIZE);
-		n = copy_page_to_iter(*pages, 0, want, iter);
+		n = copy_page_to_iter(pages[i], 0, want, iter);
 		done += n;
 		if (n < want)
 			break;
@@ -128,13 +130,15 @@ static noinline size_t c_page_to(struct page **pages, struct iov_iter *iter, siz
 	return done;
 }
 
-static noinline size_t c_page_from(struct page **pages, struct iov_iter *iter, size_t len)
+/* Never past the last of @nr pages, as the Rust twin's iterator. */
+static noinline size_t c_page_from(struct page **pages, size_t nr,
+				   struct iov_iter *iter, size_t len)
 {
-	size_t done = 0, want, n;
+	size_t done = 0, want, n, i;
 
-	for (; done < len; pages++) {
+	for (i = 0; i < nr && done < len; i++) {
 		want = min_t(size_t, len - done, PAGE_SIZE);
-		n = copy_page_from_iter_atomic(*pages, 0, want, iter);
+		n = copy_page_from_iter_atomic(pages[i], 0, want, iter);
 		done += n;
 		if (n < want)
 			break;
@@ -204,10 +208,10 @@ BENCH_LOOP(r_iovec_to, bench_iovec, ITER_DEST,
 BENCH_LOOP(c_iovec_from, bench_iovec, ITER_SOURCE, c_copy_from(&b->iter, b->kdst, size))
 BENCH_LOOP(r_iovec_from, bench_iovec, ITER_SOURCE,
 	   rust_iov_bench_copy_from(&b->iter, b->kdst, size))
-BENCH_LOOP(c_page_to, bench_ubuf, ITER_DEST, c_page_to(b->pages, &b->iter, size))
+BENCH_LOOP(c_page_to, bench_ubuf, ITER_DEST, c_page_to(b->pages, BENCH_PAGES, &b->iter, size))
 BENCH_LOOP(r_page_to, bench_ubuf, ITER_DEST,
 	   rust_iov_bench_page_to(b->rpages, &b->iter, size))
-BENCH_LOOP(c_page_from, bench_ubuf, ITER_SOURCE, c_page_from(b->pages, &b->iter, size))
+BENCH_LOOP(c_page_from, bench_ubuf, ITER_SOURCE, c_page_from(b->pages, BENCH_PAGES, &b->iter, size))
 BENCH_LOOP(r_page_from, bench_ubuf, ITER_SOURCE,
 	   rust_iov_bench_page_from(b->rpages, &b->iter, size))
 

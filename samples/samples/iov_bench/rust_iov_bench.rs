@@ -164,12 +164,14 @@ pub unsafe extern "C" fn rust_iov_bench_page_to(
     let pages = unsafe { &(*p).pages };
     // SAFETY: The caller guarantees the iterator is a valid destination, ours for the call.
     let dst = unsafe { IovIterDest::from_raw(iter) };
+    // The loop of the C twin, c_page_to().
+    let mut pages = pages.iter();
     let mut done = 0;
-    for page in pages.iter() {
-        let want = (len - done).min(PAGE_SIZE);
-        if want == 0 {
+    while done < len {
+        let Some(page) = pages.next() else {
             break;
-        }
+        };
+        let want = (len - done).min(PAGE_SIZE);
         let Ok(n) = dst.copy_page_to_iter(page, 0, want) else {
             break;
         };
@@ -198,12 +200,14 @@ pub unsafe extern "C" fn rust_iov_bench_page_from(
     let pages = unsafe { &mut (*p).pages };
     // SAFETY: The caller guarantees the iterator is a valid source, ours for the call.
     let src = unsafe { IovIterSource::from_raw(iter) };
+    // The loop of the C twin, c_page_from().
+    let mut pages = pages.iter_mut();
     let mut done = 0;
-    for page in pages.iter_mut() {
-        let want = (len - done).min(PAGE_SIZE);
-        if want == 0 {
+    while done < len {
+        let Some(page) = pages.next() else {
             break;
-        }
+        };
+        let want = (len - done).min(PAGE_SIZE);
         let Ok(n) = src.copy_page_from_iter_atomic(page, 0, want) else {
             break;
         };

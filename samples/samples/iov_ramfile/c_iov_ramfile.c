@@ -204,6 +204,9 @@ static ssize_t ramfile_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 		want = min_t(loff_t, want, rf->size - pos);
 
+		/* Between pages: a read can ask for up to 2 GiB. */
+		if (done)
+			cond_resched();
 		copied = copy_page_to_iter(rf->pages[pos >> PAGE_SHIFT], offset,
 					   want, to);
 		done += copied;
@@ -212,8 +215,6 @@ static ssize_t ramfile_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			fault = true;
 			break;
 		}
-		/* A read can ask for up to 2 GiB: let others run. */
-		cond_resched();
 	}
 	mutex_unlock(&rf->lock);
 
@@ -254,6 +255,9 @@ static ssize_t ramfile_write_iter(struct kiocb *iocb, struct iov_iter *from)
 			err = -EINTR;
 			break;
 		}
+		/* Between pages: a write can be up to 2 GiB. */
+		if (done)
+			cond_resched();
 		/*
 		 * The copy below runs with page faults disabled, so bring the
 		 * source in first; if none of it can be, the write ends here.
@@ -271,7 +275,6 @@ static ssize_t ramfile_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		 */
 		done += copied;
 		pos += copied;
-		cond_resched();
 	}
 	if (done && pos > rf->size)
 		rf->size = pos;

@@ -99,27 +99,28 @@ impl RamFile {
         }
     }
 
-    /// `read_iter`, for a file at `pos`: copies out, page by page, what lies below the size.
+    /// The copy of `read_iter`: copies out, page by page from `start`, what lies below the
+    /// size, and returns where it stopped and whether the user buffer faulted there.
     #[inline]
-    fn read(&self, contents: &Contents, start: usize, iov: &mut IovIterDest<'_>) -> Result<usize> {
+    fn read(contents: &Contents, start: usize, iov: &mut IovIterDest<'_>) -> (usize, bool) {
         let mut pos = start;
         while !iov.is_empty() && pos < contents.size {
             let offset = pos % PAGE_SIZE;
             let want = (PAGE_SIZE - offset).min(iov.len()).min(contents.size - pos);
-            let copied = iov.copy_page_to_iter(&contents.pages[pos / PAGE_SIZE], offset, want)?;
+            // Between pages: a read can ask for up to 2 GiB.
+            if pos > start {
+                task::cond_resched();
+            }
+            // The range lies inside the page, so this does not fail; if it did, the read would
+            // end there as at a fault.
+            let page = &contents.pages[pos / PAGE_SIZE];
+            let copied = iov.copy_page_to_iter(page, offset, want).unwrap_or(0);
             pos += copied;
             if copied < want {
-                // The user buffer faulted: what was copied is the result.
-                return if pos > start {
-                    Ok(pos - start)
-                } else {
-                    Err(EFAULT)
-                };
+                return (pos, true);
             }
-            // A read can ask for up to 2 GiB: let others run between pages.
-            task::cond_resched();
         }
-        Ok(pos - start)
+        (pos, false)
     }
 }
 
@@ -149,12 +150,14 @@ impl MiscDevice for RamFile {
         let contents = rf.lock(&kiocb)?;
         // A position that does not fit in a `usize` is far beyond the end of the file.
         let start = usize::try_from(kiocb.ki_pos()).unwrap_or(usize::MAX);
-        let done = rf.read(&contents, start, iov)?;
+        let (pos, fault) = RamFile::read(&contents, start, iov);
         drop(contents);
-        if done > 0 {
-            kiocb.advance_pos(done)?;
+        if pos == start {
+            return if fault { Err(EFAULT) } else { Ok(0) };
         }
-        Ok(done)
+        // At most the capacity, which fits.
+        kiocb.set_pos(pos)?;
+        Ok(pos - start)
     }
 
     #[inline]
@@ -186,6 +189,10 @@ impl MiscDevice for RamFile {
                 stop = Err(EINTR);
                 break;
             }
+            // Between pages: a write can be up to 2 GiB.
+            if pos > start {
+                task::cond_resched();
+            }
             // The copy below runs with page faults disabled, so bring the source in first; if
             // none of it can be, the write ends here.
             if iov.fault_in_readable(want) == want {
@@ -204,7 +211,6 @@ impl MiscDevice for RamFile {
                     break;
                 }
             }
-            task::cond_resched();
         }
         if pos > start && pos > contents.size {
             // INVARIANT: The bytes up to `pos` were just written; those after it stay zero.
