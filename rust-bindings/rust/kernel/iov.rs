@@ -141,6 +141,41 @@ impl<'data> IovIterSource<'data> {
     /// // SAFETY: `raw` is initialised and `src` is no longer used.
     /// assert_eq!(unsafe { bindings::iov_iter_single_seg_count(raw.as_ptr()) }, 0);
     /// ```
+    ///
+    /// Pages in an `ITER_BVEC`, as `iter_file_splice_write()` hands the buffers of a pipe to a
+    /// `write_iter` handler (splice, sendfile):
+    ///
+    /// ```
+    /// use kernel::bindings;
+    /// use kernel::iov::IovIterSource;
+    /// use kernel::page::{Page, PAGE_SIZE};
+    ///
+    /// let a = Page::alloc_page(GFP_KERNEL)?;
+    /// let b = Page::alloc_page(GFP_KERNEL)?;
+    /// // SAFETY: The ranges are inside the pages, and the source inside its array.
+    /// unsafe {
+    ///     a.write_raw(b"end of a,".as_ptr(), PAGE_SIZE - 9, 9)?;
+    ///     b.write_raw(b" start of b".as_ptr(), 0, 11)?;
+    /// }
+    /// // The last 9 bytes of `a`, then the first 11 of `b`.
+    /// let segs = [
+    ///     bindings::bio_vec { bv_page: a.as_ptr(), bv_len: 9, bv_offset: PAGE_SIZE as u32 - 9 },
+    ///     bindings::bio_vec { bv_page: b.as_ptr(), bv_len: 11, bv_offset: 0 },
+    /// ];
+    /// let mut raw = core::mem::MaybeUninit::<bindings::iov_iter>::uninit();
+    /// // SAFETY: `iov_iter_bvec` initialises `raw`, over `segs`, which describe the pages.
+    /// unsafe {
+    ///     bindings::iov_iter_bvec(raw.as_mut_ptr(), bindings::ITER_SOURCE, segs.as_ptr(), 2, 20)
+    /// };
+    /// // SAFETY: `raw`, `segs` and the pages outlive `src`, which is its only user.
+    /// let src = unsafe { IovIterSource::from_raw(raw.as_mut_ptr()) };
+    /// let mut out = [0u8; 32];
+    /// assert_eq!(src.copy_from_iter(&mut out[..5]), 5);
+    /// assert_eq!(src.copy_from_iter(&mut out[5..]), 15);
+    /// assert_eq!(&out[..20], b"end of a, start of b");
+    /// assert!(src.is_empty());
+    /// # Ok::<(), Error>(())
+    /// ```
     #[track_caller]
     #[inline]
     pub unsafe fn from_raw<'iov>(ptr: *mut bindings::iov_iter) -> &'iov mut IovIterSource<'data> {
@@ -392,6 +427,61 @@ impl<'data> IovIterDest<'data> {
     /// let dst = unsafe { IovIterDest::from_raw(raw.as_mut_ptr()) };
     /// assert_eq!(dst.copy_to_iter(b"12345"), 5);
     /// assert_eq!(&buf[..5], b"12345");
+    /// ```
+    ///
+    /// User pages pinned and put in an `ITER_BVEC`, as io_uring hands a registered buffer to a
+    /// `read_iter` handler (`IORING_OP_READ_FIXED`): the copy writes the pages through the
+    /// kernel's mapping, and the data appears in user memory. (In a KUnit test,
+    /// `kunit_vm_mmap()` provides the user memory.)
+    ///
+    /// ```
+    /// use core::{mem::MaybeUninit, ptr};
+    /// use kernel::bindings;
+    /// use kernel::iov::{IovIterDest, IovIterSource};
+    /// use kernel::page::PAGE_SIZE;
+    ///
+    /// const PROT_READ_WRITE: usize = 0x3;
+    /// const MAP_PRIVATE_ANONYMOUS: usize = 0x22;
+    /// // SAFETY: This runs in a KUnit test; the mapping goes away with the test's mm.
+    /// let user = unsafe {
+    ///     let test = bindings::kunit_get_current_test();
+    ///     let (len, prot, flags) = (2 * PAGE_SIZE, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS);
+    ///     bindings::kunit_vm_mmap(test, ptr::null_mut(), 0, len, prot, flags, 0)
+    /// };
+    /// assert_ne!(user, 0);
+    /// let mut pages = [ptr::null_mut(); 2];
+    /// let gup = bindings::FOLL_WRITE | bindings::FOLL_LONGTERM;
+    /// // SAFETY: `pages` has room for the two pages of the mapping.
+    /// assert_eq!(unsafe { bindings::pin_user_pages_fast(user, 2, gup, pages.as_mut_ptr()) }, 2);
+    ///
+    /// // 12 bytes across the page boundary: the end of one page and the start of the next.
+    /// let segs = [
+    ///     bindings::bio_vec { bv_page: pages[0], bv_len: 6, bv_offset: PAGE_SIZE as u32 - 6 },
+    ///     bindings::bio_vec { bv_page: pages[1], bv_len: 6, bv_offset: 0 },
+    /// ];
+    /// let mut raw = MaybeUninit::<bindings::iov_iter>::uninit();
+    /// // SAFETY: `iov_iter_bvec` initialises `raw`, over `segs`, which describe pinned pages.
+    /// unsafe {
+    ///     bindings::iov_iter_bvec(raw.as_mut_ptr(), bindings::ITER_DEST, segs.as_ptr(), 2, 12)
+    /// };
+    /// // SAFETY: `raw` and `segs` outlive `dst`, which is its only user; the pages stay pinned
+    /// // until after its last use.
+    /// let dst = unsafe { IovIterDest::from_raw(raw.as_mut_ptr()) };
+    /// assert_eq!(dst.copy_to_iter(b"fixed buffer, longer"), 12);
+    /// // SAFETY: `dst` is no longer used; the two pages were pinned above.
+    /// unsafe { bindings::unpin_user_pages(pages.as_mut_ptr(), 2) };
+    ///
+    /// // Read the user memory back through an ITER_UBUF.
+    /// let start = (user + PAGE_SIZE - 6) as *mut core::ffi::c_void;
+    /// let mut raw = MaybeUninit::<bindings::iov_iter>::uninit();
+    /// let dir = bindings::ITER_SOURCE as core::ffi::c_int;
+    /// // SAFETY: `import_ubuf` initialises `raw` when it succeeds.
+    /// assert_eq!(unsafe { bindings::import_ubuf(dir, start, 12, raw.as_mut_ptr()) }, 0);
+    /// // SAFETY: `raw` outlives `src`, its only user; it describes this task's user memory.
+    /// let src = unsafe { IovIterSource::from_raw(raw.as_mut_ptr()) };
+    /// let mut back = [0u8; 12];
+    /// assert_eq!(src.copy_from_iter(&mut back), 12);
+    /// assert_eq!(&back, b"fixed buffer");
     /// ```
     #[track_caller]
     #[inline]
