@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -27,13 +28,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include <linux/userfaultfd.h>
 
 #include "../../kselftest_harness.h"
 
@@ -1086,72 +1090,328 @@ TEST_F(file, handled_signal_during_write)
 }
 
 /*
- * SIGKILL in the middle of a long write from @src: generic_perform_write()
- * stops between two chunks, and the file keeps exactly what was written:
- * its size says how much, every byte below it is the source's, and the
- * count the dying write returned moved the offset of the open file it
- * shares with us.
+ * Writes held at a known point.  A write whose source reaches a page that
+ * is registered with a userfaultfd, and missing, stops in that fault, in
+ * generic_perform_write() with the inode locked, until the test supplies
+ * the page (UFFDIO_COPY); a SIGKILL ends the wait.  The tests below park a
+ * write there instead of racing a signal against it.  Only a state the
+ * kernel does not report (a task asleep on the inode lock) is polled for
+ * in /proc, with a bound far beyond what it takes: when the kernel is
+ * right, the bound decides nothing.
  */
-static void kill_mid_write(struct __test_metadata *_metadata, int fd,
-			   const unsigned char *src, long len)
+#define HOLD_WAIT_MS	(GUARD_SECONDS * 1000)
+
+/*
+ * @len bytes of memory, registered with a new userfaultfd: the first
+ * @present bytes (whole pages) hold @data, the rest is missing until
+ * uffd_hold_release().  With @untouched, the first @present bytes are a
+ * fresh shared mapping of a memfd, so each of those pages takes an
+ * ordinary page fault on first access.
+ */
+struct uffd_hold {
+	int uffd;
+	unsigned char *buf;
+	size_t len;
+	size_t present;
+	const unsigned char *rest;
+};
+
+static int uffd_hold_init(struct uffd_hold *u, const unsigned char *data,
+			  size_t present, size_t len, bool untouched)
 {
-	struct timespec t0, now;
-	int ready[2], status;
-	off_t size;
-	pid_t pid;
-	char c;
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	int memfd;
 
-	ASSERT_EQ(0, pipe(ready));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		if (write(ready[1], "", 1) != 1)
-			_exit(2);
-		_exit(write(fd, src, len) < 0 ? 3 : 0);
+	u->uffd = -1;
+	u->len = len;
+	u->present = present;
+	u->rest = data + present;
+	u->buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (u->buf == MAP_FAILED)
+		return -1;
+	if (!untouched) {
+		memcpy(u->buf, data, present);
+	} else if (present) {
+		memfd = memfd_create("buffered_write_hold", 0);
+		if (memfd < 0)
+			return -1;
+		if (write(memfd, data, present) != (ssize_t)present ||
+		    mmap(u->buf, present, PROT_READ, MAP_SHARED | MAP_FIXED,
+			 memfd, 0) == MAP_FAILED) {
+			close(memfd);
+			return -1;
+		}
+		close(memfd);
 	}
-	ASSERT_EQ(1, read(ready[0], &c, 1));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		size = file_size(fd);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while (size == 0 && now.tv_sec - t0.tv_sec < 10);
-	kill(pid, SIGKILL);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFSIGNALED(status)) {
-		TH_LOG("the write finished before SIGKILL arrived");
-	}
+	u->uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (u->uffd < 0 || ioctl(u->uffd, UFFDIO_API, &api))
+		return -1;
+	reg.range.start = (unsigned long)u->buf + present;
+	reg.range.len = len - present;
+	if (ioctl(u->uffd, UFFDIO_REGISTER, &reg))
+		return -1;
+	return 0;
+}
 
-	size = file_size(fd);
-	TH_LOG("killed after %lld of %ld bytes", (long long)size, len);
-	ASSERT_LT(0, size);
-	ASSERT_GT(len, size);
-	ASSERT_EQ(-1, file_diff(fd, 0, src, size));
-	ASSERT_EQ(size, file_pos(fd));
-	close(ready[0]);
-	close(ready[1]);
+/* Wait for a fault on the hold: the address that faulted, or 0. */
+static unsigned long uffd_hold_wait(struct uffd_hold *u)
+{
+	struct pollfd p = { .fd = u->uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	if (poll(&p, 1, HOLD_WAIT_MS) != 1 ||
+	    read(u->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT)
+		return 0;
+	return msg.arg.pagefault.address;
+}
+
+/* Supply the missing pages, which wakes the task waiting for them. */
+static int uffd_hold_release(struct uffd_hold *u)
+{
+	struct uffdio_copy copy = {
+		.dst = (unsigned long)u->buf + u->present,
+		.src = (unsigned long)u->rest,
+		.len = u->len - u->present,
+	};
+
+	return ioctl(u->uffd, UFFDIO_COPY, &copy);
+}
+
+static void uffd_hold_destroy(struct uffd_hold *u)
+{
+	if (u->uffd >= 0)
+		close(u->uffd);
+	if (u->buf != MAP_FAILED)
+		munmap(u->buf, u->len);
+}
+
+static ssize_t read_proc(pid_t pid, const char *name, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+/*
+ * Is @pid asleep in state D in a ->write_iter(), as a writer waiting for
+ * the inode lock is?  /proc/PID/wchan names the innermost function that is
+ * not the scheduler's or a lock's (down_write() is __sched); a kernel
+ * without it (no CONFIG_KALLSYMS) only shows the state.
+ */
+static bool asleep_in_write_iter(pid_t pid)
+{
+	char buf[512], *p;
+
+	if (read_proc(pid, "stat", buf, sizeof(buf)) <= 0)
+		return false;
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || p[2] != 'D')
+		return false;
+	if (read_proc(pid, "wchan", buf, sizeof(buf)) <= 0)
+		return true;
+	return strstr(buf, "write_iter");
 }
 
 #define KILL_WRITE	(32 * 1024 * 1024)
 
-/* A resident source: only the fatal signal check can stop the write. */
-TEST_F(file, sigkill_during_write)
-{
-	unsigned char *src = malloc(KILL_WRITE);
+/* A pwrite() made by a thread of the process that holds its source. */
+struct held_write {
+	int fd;
+	const void *buf;
+	size_t len;
+	ssize_t ret;
+};
 
-	ASSERT_NE(NULL, src);
-	fill(src, KILL_WRITE, 27);
-	kill_mid_write(_metadata, self->fd, src, KILL_WRITE);
-	free(src);
+static void *write_held(void *arg)
+{
+	struct held_write *w = arg;
+
+	w->ret = pwrite(w->fd, w->buf, w->len, 0);
+	return NULL;
 }
 
-/* Every source page faults on first touch, with the signal pending. */
-TEST_F(file, sigkill_during_write_untouched_source)
+/*
+ * SIGKILL for a write that waits for the inode lock.  A first write holds
+ * the lock, parked in a userfaultfd fault on the second page of its source;
+ * a second process queues behind it with a 32 MiB write from a resident
+ * buffer, and is killed while it waits; then the first write is let go.
+ * generic_perform_write() checks for a fatal signal before it copies each
+ * chunk, so the dying write stops before its first one: it writes nothing
+ * and does not move the offset.  Its source never faults, so nothing else
+ * can stop it: without that check, it would write all 32 MiB before the
+ * process died.
+ */
+TEST_F(file, sigkill_during_write)
 {
-	long npages = KILL_WRITE / self->page;
-	unsigned char *src = map_untouched_then_hole(self->page, npages, 30);
+	unsigned char *held = malloc(2 * self->page);
+	int ready[2], go[2], status, ms;
+	struct held_write hw;
+	struct uffd_hold u;
+	pthread_t holder;
+	pid_t pid;
+	char c;
 
-	ASSERT_NE(NULL, src);
-	kill_mid_write(_metadata, self->fd, src, KILL_WRITE);
+	ASSERT_NE(NULL, held);
+	fill(held, 2 * self->page, 27);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(2 * self->page, lseek(self->fd, 2 * self->page, SEEK_SET));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		unsigned char *src = malloc(KILL_WRITE);
+
+		if (!src)
+			_exit(2);
+		fill(src, KILL_WRITE, 28);
+		if (write(ready[1], "", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(2);
+		_exit(write(self->fd, src, KILL_WRITE) < 0 ? 3 : 0);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+
+	/* The first write: pages 0 and 1, held on page 1 with the lock. */
+	ASSERT_EQ(0, uffd_hold_init(&u, held, self->page, 2 * self->page,
+				    false)) {
+		TH_LOG("userfaultfd: %s (CONFIG_USERFAULTFD)", strerror(errno));
+		kill(pid, SIGKILL);
+	}
+	hw = (struct held_write){ self->fd, u.buf, 2 * self->page, -1 };
+	ASSERT_EQ(0, pthread_create(&holder, NULL, write_held, &hw));
+	ASSERT_EQ((unsigned long)u.buf + self->page, uffd_hold_wait(&u))
+		kill(pid, SIGKILL);
+
+	ASSERT_EQ(1, write(go[1], "", 1));
+	for (ms = 0; ms < HOLD_WAIT_MS && !asleep_in_write_iter(pid); ms++)
+		usleep(1000);
+	kill(pid, SIGKILL);
+	ASSERT_GT(HOLD_WAIT_MS, ms) {
+		TH_LOG("the second write never waited for the inode lock");
+		uffd_hold_release(&u);
+	}
+	ASSERT_EQ(0, uffd_hold_release(&u));
+
+	ASSERT_EQ(0, pthread_join(holder, NULL));
+	ASSERT_EQ(2 * self->page, hw.ret);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+		TH_LOG("the killed write ended with status %#x", status);
+	}
+	ASSERT_EQ(2 * self->page, file_size(self->fd)) {
+		TH_LOG("the killed write wrote %lld bytes",
+		       (long long)file_size(self->fd) - 2 * self->page);
+	}
+	ASSERT_EQ(-1, file_diff(self->fd, 0, held, 2 * self->page));
+	ASSERT_EQ(2 * self->page, file_pos(self->fd));
+	uffd_hold_destroy(&u);
+	free(held);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+}
+
+/* The thread of the writing process that tells the test where it faulted. */
+struct fault_report {
+	struct uffd_hold *u;
+	int fd;
+};
+
+static void *report_fault(void *arg)
+{
+	struct fault_report *r = arg;
+	unsigned long addr = uffd_hold_wait(r->u);
+
+	if (write(r->fd, &addr, sizeof(addr)) != sizeof(addr))
+		_exit(4);
+	return NULL;
+}
+
+#define KILL_PRESENT	256	/* pages of the source before the hold */
+#define KILL_MISSING	16	/* pages of the source that never arrive */
+
+/*
+ * SIGKILL for a write whose source faults.  The source is 256 pages of a
+ * memfd mapping that nothing has touched, so each takes a page fault, then
+ * pages registered with a userfaultfd that nobody serves: the write copies
+ * the 256 pages and parks in the fault on the next one, with the inode
+ * locked, where the test kills it.  The fault fails, and the write ends
+ * with what it copied: the file holds exactly those 256 pages, no byte of
+ * the chunk it was in, and the offset of the open file it shares with the
+ * test moved by as much.  It would catch a failed chunk that is committed
+ * anyway (stale or zero bytes in the file, a size beyond what was
+ * copied), a count that does not match the data, and a fault that is not
+ * given up on a fatal signal (the write would never end).
+ */
+TEST_F(file, sigkill_during_write_faulting_source)
+{
+	off_t present = KILL_PRESENT * self->page;
+	size_t len = present + KILL_MISSING * self->page;
+	unsigned char *data = malloc(len);
+	unsigned long addr[2];
+	struct pollfd p;
+	int report[2], status, got;
+	pid_t pid;
+
+	ASSERT_NE(NULL, data);
+	fill(data, len, 30);
+	ASSERT_EQ(0, pipe(report));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct uffd_hold u;
+		struct fault_report r = { &u, report[1] };
+		pthread_t reporter;
+
+		if (uffd_hold_init(&u, data, present, len, true))
+			_exit(2);
+		addr[0] = (unsigned long)u.buf;
+		if (write(report[1], addr, sizeof(addr[0])) != sizeof(addr[0]) ||
+		    pthread_create(&reporter, NULL, report_fault, &r))
+			_exit(2);
+		_exit(write(self->fd, u.buf, len) < 0 ? 3 : 0);
+	}
+
+	/* The source's address, then where the write faulted. */
+	for (got = 0; got < (int)sizeof(addr); got += status) {
+		p = (struct pollfd){ .fd = report[0], .events = POLLIN };
+		ASSERT_EQ(1, poll(&p, 1, HOLD_WAIT_MS)) {
+			TH_LOG("the writer did not report (userfaultfd: CONFIG_USERFAULTFD)");
+			kill(pid, SIGKILL);
+		}
+		status = read(report[0], (char *)addr + got,
+			      sizeof(addr) - got);
+		ASSERT_LT(0, status)
+			kill(pid, SIGKILL);
+	}
+	kill(pid, SIGKILL);
+	ASSERT_EQ(addr[0] + present, addr[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+		TH_LOG("the writer ended with status %#x", status);
+	}
+
+	ASSERT_EQ(present, file_size(self->fd));
+	ASSERT_EQ(-1, file_diff(self->fd, 0, data, present));
+	ASSERT_EQ(present, file_pos(self->fd));
+	close(report[0]);
+	close(report[1]);
+	free(data);
 }
 
 TEST_HARNESS_MAIN
