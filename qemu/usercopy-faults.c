@@ -2,9 +2,11 @@
 /*
  * Buffered writes and reads of regular files under injected usercopy
  * faults, for "make check DEBUG=1" (CONFIG_FAULT_INJECTION_USERCOPY and
- * debugfs). On tmpfs, ramfs and ext2 on /dev/ram0, the file systems of the
- * buffered_write selftests, so generic_perform_write() and filemap_read()
- * run through shmem's, libfs' and buffer_head's paths.
+ * debugfs). On tmpfs (small and huge folios), ramfs and ext2 on /dev/ram0,
+ * the file systems of the buffered_write selftests, so
+ * generic_perform_write() and filemap_read() run through shmem's, libfs'
+ * and buffer_head's paths, and with huge folios through chunks larger
+ * than a page that a short copy shrinks.
  *
  * fail_usercopy fails IOV_FAULTS user copies (IOV_FAULT_PROBABILITY
  * percent of them, default 10) of this thread's write(), pwrite(),
@@ -137,10 +139,17 @@ FIXTURE(file) {
 FIXTURE_VARIANT(file) {
 	const char *fstype;
 	const char *device;
+	const char *options;
 };
 
 FIXTURE_VARIANT_ADD(file, tmpfs) {
 	.fstype = "tmpfs",
+};
+
+/* PMD-sized folios: a short copy makes the write loop shrink its chunk. */
+FIXTURE_VARIANT_ADD(file, tmpfs_huge) {
+	.fstype = "tmpfs",
+	.options = "huge=always",
 };
 
 FIXTURE_VARIANT_ADD(file, ramfs) {
@@ -165,7 +174,7 @@ FIXTURE_SETUP(file)
 	if (variant->device && !has_ext2(variant->device))
 		ASSERT_EQ(0, system("mke2fs -F -b 1024 -I 256 " RAMDISK " >/dev/null 2>&1"));
 	ASSERT_EQ(0, mount(variant->device ? variant->device : variant->fstype, self->dir,
-			   variant->fstype, 0, NULL))
+			   variant->fstype, 0, variant->options))
 		TH_LOG("mount %s: %s", variant->fstype, strerror(errno));
 	snprintf(self->path, sizeof(self->path), "%s/f", self->dir);
 	self->fd = open(self->path, O_RDWR | O_CREAT | O_TRUNC, 0600);

@@ -31,6 +31,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -205,12 +206,23 @@ FIXTURE(file) {
 
 FIXTURE_VARIANT(file) {
 	const char *fstype;
+	const char *options;	/* mount options */
 	const char *device;	/* block device to hold the file system */
 	bool can_evict;		/* clean page cache can be dropped */
 };
 
 FIXTURE_VARIANT_ADD(file, tmpfs) {
 	.fstype = "tmpfs",
+};
+
+/*
+ * Large folios: generic_perform_write() copies in chunks of up to a
+ * PMD-sized folio, and a short copy makes it retry with a smaller chunk,
+ * which small folios (a chunk of one page) never do.
+ */
+FIXTURE_VARIANT_ADD(file, tmpfs_huge) {
+	.fstype = "tmpfs",
+	.options = "huge=always",
 };
 
 FIXTURE_VARIANT_ADD(file, ramfs) {
@@ -244,7 +256,7 @@ static bool has_ext2(const char *dev)
  * is formatted with ext2 if need be); a reason to skip, or NULL.
  */
 static const char *mount_fs(const char *fstype, const char *device,
-			    const char *dir)
+			    const char *options, const char *dir)
 {
 	if (device) {
 		if (access(device, R_OK | W_OK))
@@ -255,12 +267,14 @@ static const char *mount_fs(const char *fstype, const char *device,
 			   " >/dev/null 2>&1"))
 			return "mke2fs " RAMDISK " failed";
 	}
-	if (!mount(device ? device : fstype, dir, fstype, 0, NULL))
+	if (!mount(device ? device : fstype, dir, fstype, 0, options))
 		return NULL;
 	if (errno == EPERM)
 		return "mounting needs root";
 	if (errno == ENODEV)
 		return "file system not configured";
+	if (errno == EINVAL && options)
+		return "mount options not supported (huge=: CONFIG_TRANSPARENT_HUGEPAGE)";
 	return strerror(errno);
 }
 
@@ -271,7 +285,8 @@ FIXTURE_SETUP(file)
 	self->page = sysconf(_SC_PAGESIZE);
 	snprintf(self->dir, sizeof(self->dir), "/tmp/buffered_write.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->dir));
-	skip = mount_fs(variant->fstype, variant->device, self->dir);
+	skip = mount_fs(variant->fstype, variant->device, variant->options,
+			self->dir);
 	if (skip) {
 		rmdir(self->dir);
 		SKIP(return, "%s: %s", variant->fstype, skip);
@@ -1243,6 +1258,15 @@ static void *write_held(void *arg)
 	return NULL;
 }
 
+/* The same, as a writev() of @len iovecs at the file offset. */
+static void *writev_held(void *arg)
+{
+	struct held_write *w = arg;
+
+	w->ret = writev(w->fd, w->buf, w->len);
+	return NULL;
+}
+
 /*
  * SIGKILL for a write that waits for the inode lock.  A first write holds
  * the lock, parked in a userfaultfd fault on the second page of its source;
@@ -1341,16 +1365,23 @@ static void *report_fault(void *arg)
 	return NULL;
 }
 
-#define KILL_PRESENT	256	/* pages of the source before the hold */
+/*
+ * Bytes of the source before the hold: a multiple of the largest folio
+ * (a PMD, 2 MiB on x86-64), so that the hold starts a chunk of the write
+ * loop also with huge folios.  Mid-chunk, the chunk's fault-in would meet
+ * the hold before any of the chunk is copied, and a killed write would
+ * keep only the chunks before it.
+ */
+#define KILL_PRESENT	(2 << 20)
 #define KILL_MISSING	16	/* pages of the source that never arrive */
 
 /*
- * SIGKILL for a write whose source faults.  The source is 256 pages of a
- * memfd mapping that nothing has touched, so each takes a page fault, then
- * pages registered with a userfaultfd that nobody serves: the write copies
- * the 256 pages and parks in the fault on the next one, with the inode
+ * SIGKILL for a write whose source faults.  The source is 2 MiB of a
+ * memfd mapping that nothing has touched, so each page takes a page fault,
+ * then pages registered with a userfaultfd that nobody serves: the write
+ * copies the 2 MiB and parks in the fault on the next page, with the inode
  * locked, where the test kills it.  The fault fails, and the write ends
- * with what it copied: the file holds exactly those 256 pages, no byte of
+ * with what it copied: the file holds exactly those 2 MiB, no byte of
  * the chunk it was in, and the offset of the open file it shares with the
  * test moved by as much.  It would catch a failed chunk that is committed
  * anyway (stale or zero bytes in the file, a size beyond what was
@@ -1359,7 +1390,7 @@ static void *report_fault(void *arg)
  */
 TEST_F(file, sigkill_during_write_faulting_source)
 {
-	off_t present = KILL_PRESENT * self->page;
+	off_t present = KILL_PRESENT;
 	size_t len = present + KILL_MISSING * self->page;
 	unsigned char *data = malloc(len);
 	unsigned long addr[2];
@@ -1412,6 +1443,265 @@ TEST_F(file, sigkill_during_write_faulting_source)
 	close(report[0]);
 	close(report[1]);
 	free(data);
+}
+
+/*
+ * Errors found before anything is read or written, as POSIX and LTP's
+ * readv/writev suites pin them down: a file opened for the other
+ * direction (EBADF), an iovec array that is not mapped or runs into an
+ * unmapped page (EFAULT), a negative count (EINVAL), a directory
+ * (EISDIR).  None changes the file, the offset or the buffers.
+ */
+TEST_F(file, errors_before_any_copy)
+{
+	struct iovec *iov, *straddling;
+	unsigned char buf[32];
+	int rfd, wfd, dfd;
+	void *gone;
+	size_t i;
+
+	fill(buf, sizeof(buf), 40);
+	ASSERT_EQ(0, prefill(self->fd, &self->model, self->page, 41));
+	ASSERT_EQ(5, lseek(self->fd, 5, SEEK_SET));
+	iov = mmap(NULL, 2 * self->page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, iov);
+	iov[0] = (struct iovec){ buf, sizeof(buf) };
+
+	rfd = open(self->path, O_RDONLY);
+	ASSERT_LE(0, rfd);
+	wfd = open(self->path, O_WRONLY);
+	ASSERT_LE(0, wfd);
+	ASSERT_EQ(-1, writev(rfd, iov, 1));
+	ASSERT_EQ(EBADF, errno);
+	ASSERT_EQ(-1, pwritev(rfd, iov, 1, 0));
+	ASSERT_EQ(EBADF, errno);
+	ASSERT_EQ(-1, readv(wfd, iov, 1));
+	ASSERT_EQ(EBADF, errno);
+	ASSERT_EQ(-1, preadv(wfd, iov, 1, 0));
+	ASSERT_EQ(EBADF, errno);
+
+	/* An array in an unmapped page, and one whose second entry is. */
+	gone = mmap(NULL, self->page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	ASSERT_NE(MAP_FAILED, gone);
+	ASSERT_EQ(0, munmap(gone, self->page));
+	straddling = (struct iovec *)((char *)iov + self->page) - 1;
+	*straddling = (struct iovec){ buf, sizeof(buf) };
+	ASSERT_EQ(0, mprotect((char *)iov + self->page, self->page, PROT_NONE));
+	ASSERT_EQ(-1, writev(self->fd, gone, 1));
+	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(-1, pwritev(self->fd, straddling, 2, 0));
+	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(-1, readv(self->fd, gone, 1));
+	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(-1, preadv(self->fd, straddling, 2, 0));
+	ASSERT_EQ(EFAULT, errno);
+
+	/* Raw: the C library declares the count a size, compilers object. */
+	ASSERT_EQ(-1, syscall(__NR_writev, self->fd, iov, -1));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, syscall(__NR_readv, self->fd, iov, -1));
+	ASSERT_EQ(EINVAL, errno);
+
+	dfd = open(self->dir, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, dfd);
+	ASSERT_EQ(-1, readv(dfd, iov, 1));
+	ASSERT_EQ(EISDIR, errno);
+	ASSERT_EQ(-1, open(self->dir, O_WRONLY));
+	ASSERT_EQ(EISDIR, errno);
+
+	ASSERT_MODEL();
+	ASSERT_EQ(5, file_pos(self->fd));
+	for (i = 0; i < sizeof(buf); i++)
+		ASSERT_EQ(pattern_byte(40, i), buf[i]);
+	close(dfd);
+	close(wfd);
+	close(rfd);
+	munmap(iov, 2 * self->page);
+}
+
+/* What a process limited by RLIMIT_FSIZE reports back (fsize_limit). */
+struct fsize_results {
+	ssize_t crossing, at_limit, before_limit;
+	int at_limit_errno;
+};
+
+/*
+ * RLIMIT_FSIZE: a write that crosses the limit is cut short at it, one
+ * that starts at it fails with EFBIG and raises SIGXFSZ, which kills a
+ * process that does not handle it.  The limit is per process: each case
+ * runs in a child sharing the open file with the test.
+ */
+TEST_F(file, fsize_limit)
+{
+	off_t limit = 3 * self->page + 100;
+	unsigned char *src = malloc(4 * self->page);
+	struct rlimit rl = { limit, limit };
+	struct fsize_results *r;
+	struct iovec iov[2];
+	int status;
+	pid_t pid;
+
+	ASSERT_NE(NULL, src);
+	fill(src, 4 * self->page, 42);
+	iov[0] = (struct iovec){ src, 2 * self->page };
+	iov[1] = (struct iovec){ src + 2 * self->page, 2 * self->page };
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &rl))
+			_exit(2);
+		r->crossing = writev(self->fd, iov, 2);
+		r->at_limit = writev(self->fd, iov, 2);
+		r->at_limit_errno = errno;
+		r->before_limit = pwritev(self->fd, iov, 1, limit - 10);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(limit, r->crossing);
+	ASSERT_EQ(-1, r->at_limit);
+	ASSERT_EQ(EFBIG, r->at_limit_errno);
+	ASSERT_EQ(10, r->before_limit);
+	model_writev(&self->model, 0, iov, limit);
+	model_write(&self->model, limit - 10, src, 10);
+	ASSERT_MODEL();
+	ASSERT_EQ(limit, file_pos(self->fd));
+
+	/* SIGXFSZ not handled: it ends the process, the file stays. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (setrlimit(RLIMIT_FSIZE, &rl))
+			_exit(2);
+		writev(self->fd, iov, 2);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ) {
+		TH_LOG("the writer ended with status %#x", status);
+	}
+	ASSERT_MODEL();
+	ASSERT_EQ(limit, file_pos(self->fd));
+	munmap(r, sizeof(*r));
+	free(src);
+}
+
+/*
+ * A reader during a writev() whose first segment is resident and whose
+ * second is not (the case of LTP's writev03) sees a prefix of the first
+ * segment and nothing else: never bytes of a chunk the copy did not fill.
+ * The write is held in a userfaultfd fault on its second segment while
+ * the test reads the file; how much of the first segment is in the file
+ * by then depends on whether the source is faulted in before or after a
+ * chunk is copied, which the next patch changes, so only the prefix is
+ * checked.  Then the write is let go and completes.
+ */
+TEST_F(file, writev_readers_see_no_garbage)
+{
+	size_t first = self->page + 100, second = 2 * self->page;
+	unsigned char *data = malloc(first + second);
+	struct held_write hw;
+	struct uffd_hold u;
+	struct iovec iov[2];
+	pthread_t writer;
+	off_t size;
+
+	ASSERT_NE(NULL, data);
+	fill(data, first + second, 43);
+	ASSERT_EQ(0, uffd_hold_init(&u, data + first, 0, second, false)) {
+		TH_LOG("userfaultfd: %s (CONFIG_USERFAULTFD)", strerror(errno));
+	}
+	iov[0] = (struct iovec){ data, first };
+	iov[1] = (struct iovec){ u.buf, second };
+	hw = (struct held_write){ self->fd, iov, 2, -1 };
+	ASSERT_EQ(0, pthread_create(&writer, NULL, writev_held, &hw));
+	ASSERT_EQ((unsigned long)u.buf, uffd_hold_wait(&u));
+
+	size = file_size(self->fd);
+	TH_LOG("%lld bytes in the file while the write waits",
+	       (long long)size);
+	ASSERT_GE((off_t)first, size);
+	ASSERT_EQ(-1, file_diff(self->fd, 0, data, size));
+
+	ASSERT_EQ(0, uffd_hold_release(&u));
+	ASSERT_EQ(0, pthread_join(writer, NULL));
+	ASSERT_EQ((ssize_t)(first + second), hw.ret);
+	model_writev(&self->model, 0, iov, first + second);
+	ASSERT_MODEL();
+	uffd_hold_destroy(&u);
+	free(data);
+}
+
+/* writev() to a pipe nobody reads: SIGPIPE, or EPIPE where it is ignored. */
+TEST(writev_pipe_without_reader)
+{
+	unsigned char buf[64];
+	struct iovec iov[] = { { buf, 10 }, { buf + 10, 54 } };
+	int p[2], status;
+	pid_t pid;
+
+	fill(buf, sizeof(buf), 44);
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, close(p[0]));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(writev(p[1], iov, 2) < 0 ? 3 : 0);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE) {
+		TH_LOG("the writer ended with status %#x", status);
+	}
+	ASSERT_TRUE(signal(SIGPIPE, SIG_IGN) != SIG_ERR);
+	ASSERT_EQ(-1, writev(p[1], iov, 2));
+	ASSERT_EQ(EPIPE, errno);
+	close(p[1]);
+}
+
+#define SMALL_TMPFS_PAGES	16
+
+/*
+ * A full file system: a writev() is cut short at the space left, the next
+ * one fails with ENOSPC, and what was written reads back intact.  On a
+ * tmpfs of 16 pages, with data blocks counted in pages.
+ */
+TEST(writev_enospc)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char dir[] = "/tmp/buffered_write.XXXXXX", path[48], opt[32];
+	size_t half = SMALL_TMPFS_PAGES / 2 * page + page;
+	unsigned char *src = malloc(2 * half);
+	struct iovec iov[2] = { { src, half }, { src + half, half } };
+	int fd;
+
+	ASSERT_NE(NULL, src);
+	fill(src, 2 * half, 45);
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(opt, sizeof(opt), "size=%ld", SMALL_TMPFS_PAGES * page);
+	if (mount("tmpfs", dir, "tmpfs", 0, opt)) {
+		rmdir(dir);
+		SKIP(return, "mounting tmpfs: %s", strerror(errno));
+	}
+	snprintf(path, sizeof(path), "%s/f", dir);
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	ASSERT_LE(0, fd);
+
+	ASSERT_EQ(SMALL_TMPFS_PAGES * page, writev(fd, iov, 2));
+	ASSERT_EQ(-1, writev(fd, iov, 2));
+	ASSERT_EQ(ENOSPC, errno);
+	ASSERT_EQ(SMALL_TMPFS_PAGES * page, file_size(fd));
+	ASSERT_EQ(SMALL_TMPFS_PAGES * page, file_pos(fd));
+	ASSERT_EQ(-1, file_diff(fd, 0, src, SMALL_TMPFS_PAGES * page));
+	close(fd);
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
+	free(src);
 }
 
 TEST_HARNESS_MAIN
