@@ -21,12 +21,14 @@
 
 #include <kunit/test.h>
 #include <linux/bvec.h>
+#include <linux/compat.h>
 #include <linux/folio_queue.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/module.h>
 #include <linux/pagemap.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
@@ -618,10 +620,37 @@ static void iov_kunit_peek(struct kunit *test, struct iov_kunit_iter *it,
 
 /* ---- copy_to_iter() / copy_from_iter() over every type ---------------- */
 
+/*
+ * The copy functions are passed to the shared bodies by pointer: the
+ * inline wrappers through these, and the exported variants with their own
+ * contract (_copy_mc_to_iter(), _copy_from_iter_flushcache(),
+ * _copy_from_iter_nocache()) directly.
+ */
+static size_t iov_kunit_to_iter(const void *addr, size_t bytes, struct iov_iter *i)
+{
+	return copy_to_iter(addr, bytes, i);
+}
+
+static size_t iov_kunit_from_iter(void *addr, size_t bytes, struct iov_iter *i)
+{
+	return copy_from_iter(addr, bytes, i);
+}
+
+static bool iov_kunit_from_iter_full(void *addr, size_t bytes, struct iov_iter *i)
+{
+	return copy_from_iter_full(addr, bytes, i);
+}
+
+static bool iov_kunit_from_iter_full_nocache(void *addr, size_t bytes, struct iov_iter *i)
+{
+	return copy_from_iter_full_nocache(addr, bytes, i);
+}
+
 /* Chunk sizes of successive copies: odd, page-sized and multi-page. */
 static const size_t copy_steps[] = { 1, 0x7ff, 0x1000, 3, 0x2345, 0x10, 0x1001, 0x5000 };
 
-static void iov_kunit_copy_to(struct kunit *test, enum iter_type type)
+static void iov_kunit_copy_to(struct kunit *test, enum iter_type type,
+			      size_t (*copy)(const void *addr, size_t bytes, struct iov_iter *i))
 {
 	const struct iov_kunit_layout *layout = test->param_value;
 	struct iov_kunit_iter *it = iov_kunit_build(test, type, ITER_DEST, layout);
@@ -635,7 +664,7 @@ static void iov_kunit_copy_to(struct kunit *test, enum iter_type type)
 
 	while (done < it->total) {
 		want = copy_steps[step++ % ARRAY_SIZE(copy_steps)];
-		got = copy_to_iter(src + done, want, &it->iter);
+		got = copy(src + done, want, &it->iter);
 		KUNIT_ASSERT_EQ(test, got, min(want, it->total - done));
 		done += got;
 		iov_kunit_check_at(test, it, done);
@@ -649,11 +678,12 @@ static void iov_kunit_copy_to(struct kunit *test, enum iter_type type)
 		kunit_release_action(test, iov_kunit_vfree, cur);
 	}
 	/* An exhausted iterator takes nothing and does not move. */
-	KUNIT_EXPECT_EQ(test, copy_to_iter(src, 16, &it->iter), 0);
+	KUNIT_EXPECT_EQ(test, copy(src, 16, &it->iter), 0);
 	iov_kunit_check_at(test, it, it->total);
 }
 
-static void iov_kunit_copy_from(struct kunit *test, enum iter_type type)
+static void iov_kunit_copy_from(struct kunit *test, enum iter_type type,
+				size_t (*copy)(void *addr, size_t bytes, struct iov_iter *i))
 {
 	const struct iov_kunit_layout *layout = test->param_value;
 	struct iov_kunit_iter *it = iov_kunit_build(test, type, ITER_SOURCE, layout);
@@ -667,7 +697,7 @@ static void iov_kunit_copy_from(struct kunit *test, enum iter_type type)
 
 	while (done < it->total) {
 		want = copy_steps[step++ % ARRAY_SIZE(copy_steps)];
-		got = copy_from_iter(dst + done, want, &it->iter);
+		got = copy(dst + done, want, &it->iter);
 		KUNIT_ASSERT_EQ(test, got, min(want, it->total - done));
 		done += got;
 		iov_kunit_check_at(test, it, done);
@@ -676,7 +706,7 @@ static void iov_kunit_copy_from(struct kunit *test, enum iter_type type)
 		    !iov_kunit_all_zero(test, dst + done, it->total + 0x5000 - done, "beyond"))
 			return;
 	}
-	KUNIT_EXPECT_EQ(test, copy_from_iter(dst, 16, &it->iter), 0);
+	KUNIT_EXPECT_EQ(test, copy(dst, 16, &it->iter), 0);
 	iov_kunit_check_at(test, it, it->total);
 	after = iov_kunit_store_snapshot(test, &it->store);
 	iov_kunit_same(test, after, before, it->store.size, "source store");
@@ -752,31 +782,50 @@ KUNIT_ARRAY_PARAM(flat, flat_layouts, layout_desc);
 KUNIT_ARRAY_PARAM(folioq, folioq_layouts, layout_desc);
 KUNIT_ARRAY_PARAM(discard, discard_layouts, layout_desc);
 
-#define COPY_TO_CASE(_t, _T)						\
-static void iov_kunit_copy_to_##_t(struct kunit *test)			\
+/*
+ * Each type is also a destination for _copy_mc_to_iter() and a source for
+ * _copy_from_iter_flushcache(), which have the same contract when no
+ * memory error occurs (x86-64 has both: ARCH_HAS_COPY_MC and
+ * ARCH_HAS_UACCESS_FLUSHCACHE).
+ */
+#define COPY_CASE(_name, _test, _type, _copy)				\
+static void iov_kunit_##_name(struct kunit *test)			\
 {									\
-	iov_kunit_copy_to(test, _T);					\
+	iov_kunit_##_test(test, _type, _copy);				\
 }
 
-#define COPY_FROM_CASE(_t, _T)						\
-static void iov_kunit_copy_from_##_t(struct kunit *test)		\
-{									\
-	iov_kunit_copy_from(test, _T);					\
-}
-
-COPY_TO_CASE(ubuf, ITER_UBUF)
-COPY_FROM_CASE(ubuf, ITER_UBUF)
-COPY_TO_CASE(iovec, ITER_IOVEC)
-COPY_FROM_CASE(iovec, ITER_IOVEC)
-COPY_TO_CASE(kvec, ITER_KVEC)
-COPY_FROM_CASE(kvec, ITER_KVEC)
-COPY_TO_CASE(bvec, ITER_BVEC)
-COPY_FROM_CASE(bvec, ITER_BVEC)
-COPY_TO_CASE(xarray, ITER_XARRAY)
-COPY_FROM_CASE(xarray, ITER_XARRAY)
-COPY_TO_CASE(folioq, ITER_FOLIOQ)
-COPY_FROM_CASE(folioq, ITER_FOLIOQ)
-COPY_TO_CASE(discard, ITER_DISCARD)
+COPY_CASE(copy_to_ubuf, copy_to, ITER_UBUF, iov_kunit_to_iter)
+COPY_CASE(copy_mc_to_ubuf, copy_to, ITER_UBUF, _copy_mc_to_iter)
+COPY_CASE(copy_from_ubuf, copy_from, ITER_UBUF, iov_kunit_from_iter)
+COPY_CASE(copy_from_flushcache_ubuf, copy_from, ITER_UBUF,
+	  _copy_from_iter_flushcache)
+COPY_CASE(copy_to_iovec, copy_to, ITER_IOVEC, iov_kunit_to_iter)
+COPY_CASE(copy_mc_to_iovec, copy_to, ITER_IOVEC, _copy_mc_to_iter)
+COPY_CASE(copy_from_iovec, copy_from, ITER_IOVEC, iov_kunit_from_iter)
+COPY_CASE(copy_from_flushcache_iovec, copy_from, ITER_IOVEC,
+	  _copy_from_iter_flushcache)
+COPY_CASE(copy_to_kvec, copy_to, ITER_KVEC, iov_kunit_to_iter)
+COPY_CASE(copy_mc_to_kvec, copy_to, ITER_KVEC, _copy_mc_to_iter)
+COPY_CASE(copy_from_kvec, copy_from, ITER_KVEC, iov_kunit_from_iter)
+COPY_CASE(copy_from_flushcache_kvec, copy_from, ITER_KVEC,
+	  _copy_from_iter_flushcache)
+COPY_CASE(copy_to_bvec, copy_to, ITER_BVEC, iov_kunit_to_iter)
+COPY_CASE(copy_mc_to_bvec, copy_to, ITER_BVEC, _copy_mc_to_iter)
+COPY_CASE(copy_from_bvec, copy_from, ITER_BVEC, iov_kunit_from_iter)
+COPY_CASE(copy_from_flushcache_bvec, copy_from, ITER_BVEC,
+	  _copy_from_iter_flushcache)
+COPY_CASE(copy_to_xarray, copy_to, ITER_XARRAY, iov_kunit_to_iter)
+COPY_CASE(copy_mc_to_xarray, copy_to, ITER_XARRAY, _copy_mc_to_iter)
+COPY_CASE(copy_from_xarray, copy_from, ITER_XARRAY, iov_kunit_from_iter)
+COPY_CASE(copy_from_flushcache_xarray, copy_from, ITER_XARRAY,
+	  _copy_from_iter_flushcache)
+COPY_CASE(copy_to_folioq, copy_to, ITER_FOLIOQ, iov_kunit_to_iter)
+COPY_CASE(copy_mc_to_folioq, copy_to, ITER_FOLIOQ, _copy_mc_to_iter)
+COPY_CASE(copy_from_folioq, copy_from, ITER_FOLIOQ, iov_kunit_from_iter)
+COPY_CASE(copy_from_flushcache_folioq, copy_from, ITER_FOLIOQ,
+	  _copy_from_iter_flushcache)
+COPY_CASE(copy_to_discard, copy_to, ITER_DISCARD, iov_kunit_to_iter)
+COPY_CASE(copy_mc_to_discard, copy_to, ITER_DISCARD, _copy_mc_to_iter)
 
 /*
  * copy_to_iter_full() / copy_from_iter_full() on an iterator too short for
@@ -808,7 +857,10 @@ static void iov_kunit_copy_full_short(struct kunit *test)
 
 /*
  * The nocache variant has the same contract as copy_from_iter(); on x86 it
- * takes a different path for user memory.
+ * takes a different path for user memory.  copy_from_iter_full_nocache()
+ * either copies everything and advances, or reverts: asked for one byte
+ * more than there is, it runs through every segment and comes back to
+ * where it started.
  */
 static void iov_kunit_copy_from_nocache(struct kunit *test)
 {
@@ -819,13 +871,26 @@ static void iov_kunit_copy_from_nocache(struct kunit *test)
 	size_t got;
 
 	iov_kunit_source_stream(it, stream);
+	KUNIT_EXPECT_FALSE(test, copy_from_iter_full_nocache(dst, it->total + 1, &it->iter));
+	iov_kunit_check_at(test, it, 0);
+	memset(dst, 0, it->total + 64);
+
 	got = copy_from_iter_nocache(dst, 0x1235, &it->iter);
 	KUNIT_EXPECT_EQ(test, got, 0x1235);
 	iov_kunit_check_at(test, it, 0x1235);
-	got = copy_from_iter_nocache(dst + 0x1235, it->total, &it->iter);
-	KUNIT_EXPECT_EQ(test, got, it->total - 0x1235);
+	KUNIT_EXPECT_FALSE(test, copy_from_iter_full_nocache(dst + 0x1235, it->total,
+							     &it->iter));
+	iov_kunit_check_at(test, it, 0x1235);
+	KUNIT_EXPECT_TRUE(test, copy_from_iter_full_nocache(dst + 0x1235, 0x2001, &it->iter));
+	iov_kunit_check_at(test, it, 0x3236);
+	got = copy_from_iter_nocache(dst + 0x3236, it->total, &it->iter);
+	KUNIT_EXPECT_EQ(test, got, it->total - 0x3236);
 	iov_kunit_check_at(test, it, it->total);
 	iov_kunit_same(test, dst, stream, it->total + 64, "destination");
+	/* Nothing left: a full copy of one byte fails and moves nothing. */
+	KUNIT_EXPECT_FALSE(test, copy_from_iter_full_nocache(dst, 1, &it->iter));
+	iov_kunit_check_at(test, it, it->total);
+	KUNIT_EXPECT_TRUE(test, copy_from_iter_full_nocache(dst, 0, &it->iter));
 }
 
 static struct kunit_case iov_kunit_copy_cases[] = {
@@ -844,6 +909,19 @@ static struct kunit_case iov_kunit_copy_cases[] = {
 	KUNIT_CASE_PARAM(iov_kunit_copy_to_discard, discard_gen_params),
 	KUNIT_CASE(iov_kunit_copy_full_short),
 	KUNIT_CASE(iov_kunit_copy_from_nocache),
+	KUNIT_CASE_PARAM(iov_kunit_copy_mc_to_ubuf, flat_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_copy_mc_to_iovec, vec_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_copy_mc_to_kvec, vec_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_copy_mc_to_bvec, bvec_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_copy_mc_to_xarray, flat_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_copy_mc_to_folioq, folioq_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_copy_mc_to_discard, discard_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_copy_from_flushcache_ubuf, flat_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_copy_from_flushcache_iovec, vec_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_copy_from_flushcache_kvec, vec_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_copy_from_flushcache_bvec, bvec_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_copy_from_flushcache_xarray, flat_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_copy_from_flushcache_folioq, folioq_gen_params),
 	{}
 };
 
@@ -913,9 +991,12 @@ static void iov_kunit_check_short(struct kunit *test, size_t got, size_t min,
 
 /*
  * copy_from_iter() from a user buffer with a hole: it returns a prefix,
- * writes nothing past it and advances by exactly what it returned.
+ * writes nothing past it and advances by exactly what it returned.  The
+ * nocache and flushcache variants, whose x86 user copy is
+ * copy_to_nontemporal(), stop at the hole in the same way.
  */
-static void iov_kunit_fault_copy_from_ubuf(struct kunit *test)
+static void iov_kunit_fault_from_ubuf(struct kunit *test,
+				      size_t (*copy)(void *addr, size_t bytes, struct iov_iter *i))
 {
 	const struct iov_kunit_layout *layout = &fault_ubuf_layout;
 	const struct iov_kunit_hole *h = test->param_value;
@@ -927,7 +1008,7 @@ static void iov_kunit_fault_copy_from_ubuf(struct kunit *test)
 	iov_kunit_source_stream(it, stream);
 	iov_kunit_make_hole(test, &it->store, h->page, h->unmap);
 
-	got = copy_from_iter(dst, it->total, &it->iter);
+	got = copy(dst, it->total, &it->iter);
 	iov_kunit_check_short(test, got, 0, avail);
 	iov_kunit_check_at(test, it, got);
 	iov_kunit_same(test, dst, stream, got, "copied prefix");
@@ -935,9 +1016,24 @@ static void iov_kunit_fault_copy_from_ubuf(struct kunit *test)
 
 	/* At the hole now: no progress, no movement. */
 	if (EXACT_USER_FAULTS) {
-		KUNIT_EXPECT_EQ(test, copy_from_iter(dst, it->total, &it->iter), 0);
+		KUNIT_EXPECT_EQ(test, copy(dst, it->total, &it->iter), 0);
 		iov_kunit_check_at(test, it, got);
 	}
+}
+
+static void iov_kunit_fault_copy_from_ubuf(struct kunit *test)
+{
+	iov_kunit_fault_from_ubuf(test, iov_kunit_from_iter);
+}
+
+static void iov_kunit_fault_copy_from_nocache_ubuf(struct kunit *test)
+{
+	iov_kunit_fault_from_ubuf(test, _copy_from_iter_nocache);
+}
+
+static void iov_kunit_fault_copy_from_flushcache_ubuf(struct kunit *test)
+{
+	iov_kunit_fault_from_ubuf(test, _copy_from_iter_flushcache);
 }
 
 /* Read a user range of the store that avoids the hole. */
@@ -957,8 +1053,14 @@ static void iov_kunit_expect_user(struct kunit *test, struct iov_kunit_store *s,
 		iov_kunit_all_zero(test, buf, to - from, what);
 }
 
-/* copy_to_iter() into a user buffer with a hole. */
-static void iov_kunit_fault_copy_to_ubuf(struct kunit *test)
+/*
+ * copy_to_iter() into a user buffer with a hole.  _copy_mc_to_iter() only
+ * differs on a memory error in its (kernel) source: a fault in the user
+ * destination is a short copy in the same way.
+ */
+static void iov_kunit_fault_to_ubuf(struct kunit *test,
+				    size_t (*copy)(const void *addr, size_t bytes,
+						   struct iov_iter *i))
 {
 	const struct iov_kunit_layout *layout = &fault_ubuf_layout;
 	const struct iov_kunit_hole *h = test->param_value;
@@ -969,7 +1071,7 @@ static void iov_kunit_fault_copy_to_ubuf(struct kunit *test)
 	iov_kunit_fill(src, it->total, 0);
 	iov_kunit_make_hole(test, &it->store, h->page, h->unmap);
 
-	got = copy_to_iter(src, it->total, &it->iter);
+	got = copy(src, it->total, &it->iter);
 	iov_kunit_check_short(test, got, 0, avail);
 	iov_kunit_check_at(test, it, got);
 	iov_kunit_expect_user(test, &it->store, 0x800, 0x800 + got, src, "copied prefix");
@@ -977,6 +1079,20 @@ static void iov_kunit_fault_copy_to_ubuf(struct kunit *test)
 	iov_kunit_expect_user(test, &it->store, hole + PAGE_SIZE, it->store.size, NULL,
 			      "after the hole");
 	iov_kunit_expect_user(test, &it->store, 0, 0x800, NULL, "before the buffer");
+	if (EXACT_USER_FAULTS) {
+		KUNIT_EXPECT_EQ(test, copy(src, it->total, &it->iter), 0);
+		iov_kunit_check_at(test, it, got);
+	}
+}
+
+static void iov_kunit_fault_copy_to_ubuf(struct kunit *test)
+{
+	iov_kunit_fault_to_ubuf(test, iov_kunit_to_iter);
+}
+
+static void iov_kunit_fault_copy_mc_to_ubuf(struct kunit *test)
+{
+	iov_kunit_fault_to_ubuf(test, _copy_mc_to_iter);
 }
 
 /*
@@ -992,8 +1108,29 @@ static const struct iov_kunit_layout fault_vec_layout = {
 	"fault", fault_vec, ARRAY_SIZE(fault_vec)
 };
 
+/* A source copy function and its all-or-nothing form, if there is one. */
+struct iov_kunit_from_variant {
+	const char *name;
+	size_t (*copy)(void *addr, size_t bytes, struct iov_iter *i);
+	bool (*full)(void *addr, size_t bytes, struct iov_iter *i);
+};
+
+static const struct iov_kunit_from_variant from_variants[] = {
+	{ "copy_from_iter", iov_kunit_from_iter, iov_kunit_from_iter_full },
+	{ "nocache", _copy_from_iter_nocache, iov_kunit_from_iter_full_nocache },
+	{ "flushcache", _copy_from_iter_flushcache, NULL },
+};
+
+static void from_variant_desc(const struct iov_kunit_from_variant *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(from_variant, from_variants, from_variant_desc);
+
 static void iov_kunit_fault_copy_from_iovec(struct kunit *test)
 {
+	const struct iov_kunit_from_variant *v = test->param_value;
 	const struct iov_kunit_layout *layout = &fault_vec_layout;
 	struct iov_kunit_iter *it = iov_kunit_build(test, ITER_IOVEC, ITER_SOURCE, layout);
 	u8 *dst = iov_kunit_vzalloc(test, it->total);
@@ -1003,11 +1140,13 @@ static void iov_kunit_fault_copy_from_iovec(struct kunit *test)
 	iov_kunit_source_stream(it, stream);
 	iov_kunit_make_hole(test, &it->store, 2, false);
 
-	KUNIT_EXPECT_FALSE(test, copy_from_iter_full(dst, it->total, &it->iter));
-	iov_kunit_check_at(test, it, 0);
+	if (v->full) {
+		KUNIT_EXPECT_FALSE(test, v->full(dst, it->total, &it->iter));
+		iov_kunit_check_at(test, it, 0);
+		memset(dst, 0, it->total);
+	}
 
-	memset(dst, 0, it->total);
-	got = copy_from_iter(dst, it->total, &it->iter);
+	got = v->copy(dst, it->total, &it->iter);
 	/* The first segment is fully accessible, so it is copied whole. */
 	iov_kunit_check_short(test, got, 0xff, 0x180);
 	iov_kunit_check_at(test, it, got);
@@ -1026,7 +1165,9 @@ static const struct iov_kunit_layout fault_vec_whole_layout = {
 	"fault", fault_vec_whole, ARRAY_SIZE(fault_vec_whole)
 };
 
-static void iov_kunit_fault_copy_to_iovec(struct kunit *test)
+static void iov_kunit_fault_to_iovec(struct kunit *test,
+				     size_t (*copy)(const void *addr, size_t bytes,
+						    struct iov_iter *i))
 {
 	const struct iov_kunit_layout *layout = &fault_vec_whole_layout;
 	const struct iov_kunit_hole *h = test->param_value;
@@ -1037,12 +1178,22 @@ static void iov_kunit_fault_copy_to_iovec(struct kunit *test)
 	iov_kunit_fill(src, it->total, 0);
 	iov_kunit_make_hole(test, &it->store, h->page, h->unmap);
 
-	got = copy_to_iter(src, it->total, &it->iter);
+	got = copy(src, it->total, &it->iter);
 	KUNIT_EXPECT_EQ(test, got, 0x40);
 	iov_kunit_check_at(test, it, 0x40);
 	KUNIT_EXPECT_PTR_EQ(test, iter_iov(&it->iter), &it->iov[1]);
 	iov_kunit_expect_user(test, &it->store, 0x100, 0x140, src, "first segment");
 	iov_kunit_expect_user(test, &it->store, 0x3000, 0x4000, NULL, "after the hole");
+}
+
+static void iov_kunit_fault_copy_to_iovec(struct kunit *test)
+{
+	iov_kunit_fault_to_iovec(test, iov_kunit_to_iter);
+}
+
+static void iov_kunit_fault_copy_mc_to_iovec(struct kunit *test)
+{
+	iov_kunit_fault_to_iovec(test, _copy_mc_to_iter);
 }
 
 /* iov_iter_zero() into a user buffer with a hole. */
@@ -1165,8 +1316,12 @@ static void iov_kunit_fault_in_kernel(struct kunit *test)
 static struct kunit_case iov_kunit_fault_cases[] = {
 	KUNIT_CASE_PARAM(iov_kunit_fault_copy_from_ubuf, hole_gen_params),
 	KUNIT_CASE_PARAM(iov_kunit_fault_copy_to_ubuf, hole_gen_params),
-	KUNIT_CASE(iov_kunit_fault_copy_from_iovec),
+	KUNIT_CASE_PARAM(iov_kunit_fault_copy_mc_to_ubuf, hole_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_fault_copy_from_nocache_ubuf, hole_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_fault_copy_from_flushcache_ubuf, hole_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_fault_copy_from_iovec, from_variant_gen_params),
 	KUNIT_CASE_PARAM(iov_kunit_fault_copy_to_iovec, mid_hole_gen_params),
+	KUNIT_CASE_PARAM(iov_kunit_fault_copy_mc_to_iovec, mid_hole_gen_params),
 	KUNIT_CASE_PARAM(iov_kunit_fault_zero_ubuf, hole_gen_params),
 	KUNIT_CASE_PARAM(iov_kunit_fault_in_readable, hole_gen_params),
 	KUNIT_CASE(iov_kunit_fault_in_writeable),
@@ -1623,12 +1778,14 @@ static const struct iov_kunit_range align_empty[] = {
 };
 
 static const struct iov_kunit_range align_one[] = { { 0x0200, 0x0400 } };
+static const struct iov_kunit_range align_one16[] = { { 0x1010, 0x1020 } };
 
 static const struct iov_kunit_layout align_layouts[] = {
 	{ "512", align_512, ARRAY_SIZE(align_512) },
 	{ "16", align_16, ARRAY_SIZE(align_16) },
 	{ "empty", align_empty, ARRAY_SIZE(align_empty) },
 	{ "one", align_one, ARRAY_SIZE(align_one) },
+	{ "one, 16", align_one16, ARRAY_SIZE(align_one16) },
 };
 
 /* The low 12 bits of iov_iter_alignment(): OR of segment starts and lengths. */
@@ -1662,16 +1819,33 @@ static void iov_kunit_alignment(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iov_iter_alignment(&it->iter) & (PAGE_SIZE - 1), c->want);
 }
 
-/* iov_iter_is_aligned() checks segment starts and lengths against masks. */
+/*
+ * iov_iter_is_aligned() checks segment starts and lengths against masks.
+ * The single-range types have one "segment": the range of a UBUF, the
+ * position in the file for an XARRAY (xarray_start counts, so the 0x200
+ * and 0x1010 here are 0x200 and 0x10 bytes into a page) and the offset in
+ * the current folio for a FOLIOQ (0x10 into the order-2 second folio).
+ * Advanced to an aligned end, every type is aligned to anything.
+ */
 static void iov_kunit_is_aligned(struct kunit *test)
 {
-	static const enum iter_type types[] = { ITER_IOVEC, ITER_KVEC, ITER_BVEC };
+	static const struct {
+		enum iter_type type;
+		const struct iov_kunit_layout *a, *b;
+	} types[] = {
+		{ ITER_IOVEC, &align_layouts[0], &align_layouts[1] },
+		{ ITER_KVEC, &align_layouts[0], &align_layouts[1] },
+		{ ITER_BVEC, &align_layouts[0], &align_layouts[1] },
+		{ ITER_UBUF, &align_layouts[3], &align_layouts[4] },
+		{ ITER_XARRAY, &align_layouts[3], &align_layouts[4] },
+		{ ITER_FOLIOQ, &align_layouts[3], &align_layouts[4] },
+	};
 
 	for (unsigned int t = 0; t < ARRAY_SIZE(types); t++) {
-		struct iov_kunit_iter *a = iov_kunit_build(test, types[t], ITER_SOURCE,
-							   &align_layouts[0]);
-		struct iov_kunit_iter *b = iov_kunit_build(test, types[t], ITER_SOURCE,
-							   &align_layouts[1]);
+		struct iov_kunit_iter *a = iov_kunit_build(test, types[t].type, ITER_SOURCE,
+							   types[t].a);
+		struct iov_kunit_iter *b = iov_kunit_build(test, types[t].type, ITER_SOURCE,
+							   types[t].b);
 
 		KUNIT_EXPECT_TRUE(test, iov_iter_is_aligned(&a->iter, 0x1ff, 0x1ff));
 		KUNIT_EXPECT_FALSE(test, iov_iter_is_aligned(&a->iter, 0x3ff, 0));
@@ -1683,6 +1857,17 @@ static void iov_kunit_is_aligned(struct kunit *test)
 		iov_iter_advance(&a->iter, 0x100);
 		KUNIT_EXPECT_TRUE(test, iov_iter_is_aligned(&a->iter, 0xff, 0xff));
 		KUNIT_EXPECT_FALSE(test, iov_iter_is_aligned(&a->iter, 0x1ff, 0));
+		KUNIT_EXPECT_FALSE(test, iov_iter_is_aligned(&a->iter, 0, 0x1ff));
+		/* 0xff more, 0x3ff into the store: 1-aligned. */
+		iov_iter_advance(&a->iter, 0xff);
+		KUNIT_EXPECT_TRUE(test, iov_iter_is_aligned(&a->iter, 0, 0));
+		KUNIT_EXPECT_FALSE(test, iov_iter_is_aligned(&a->iter, 1, 0));
+		KUNIT_EXPECT_FALSE(test, iov_iter_is_aligned(&a->iter, 0, 1));
+		/* At the end (0x400 into the store), nothing is misaligned. */
+		iov_iter_advance(&a->iter, iov_iter_count(&a->iter));
+		KUNIT_EXPECT_TRUE(test, iov_iter_is_aligned(&a->iter, 0x3ff, 0x3ff));
+		iov_iter_advance(&b->iter, iov_iter_count(&b->iter));
+		KUNIT_EXPECT_TRUE(test, iov_iter_is_aligned(&b->iter, 0xf, ~0U));
 	}
 }
 
@@ -2400,6 +2585,398 @@ static void iov_kunit_get_pages_discard(struct kunit *test)
 	iov_kunit_check_at(test, it, 0);
 }
 
+/*
+ * ITER_XARRAY step by step: iov_iter_get_pages2() and
+ * iov_iter_extract_pages() stop at maxpages or maxsize and go on from
+ * there, the first taking a reference on each page, the second nothing.
+ * Given no array, iov_iter_get_pages_alloc2() and iov_iter_extract_pages()
+ * allocate one for the caller to kvfree().
+ */
+static void iov_kunit_get_pages_xarray(struct kunit *test)
+{
+	static const struct { size_t maxsize; unsigned int maxpages; } steps[] = {
+		{ SIZE_MAX, 3 }, { 0x100, 8 }, { 0x1f00, 8 }, { SIZE_MAX, 1 }, { 0x2001, 8 },
+		{ SIZE_MAX, 16 },
+	};
+	const struct iov_kunit_layout *layout = &flat_layouts[0];
+	struct iov_kunit_iter *g = iov_kunit_build(test, ITER_XARRAY, ITER_SOURCE, layout);
+	struct iov_kunit_iter *e = iov_kunit_dup(test, g);
+	struct page *want[STORE_PAGES], *got[STORE_PAGES], *listed[STORE_PAGES];
+	struct page **pp = listed, **alloc;
+	size_t done = 0, start, pos, len;
+	int base[STORE_PAGES];
+	unsigned int n;
+	ssize_t ret;
+
+	for (unsigned int w = 0; w < ARRAY_SIZE(steps); w++) {
+		pos = g->seg_from[0] + done;
+		len = min(steps[w].maxsize, g->total - done);
+		n = min_t(size_t, steps[w].maxpages,
+			  DIV_ROUND_UP(pos % PAGE_SIZE + len, PAGE_SIZE));
+		len = min(len, n * PAGE_SIZE - pos % PAGE_SIZE);
+		for (unsigned int p = 0; p < n; p++)
+			want[p] = folio_page(g->store.folios[pos / PAGE_SIZE + p], 0);
+		iov_kunit_save_refs(want, n, base);
+
+		ret = iov_iter_get_pages2(&g->iter, got, steps[w].maxsize, steps[w].maxpages,
+					  &start);
+		KUNIT_ASSERT_EQ_MSG(test, ret, len, "get, step %u", w);
+		KUNIT_EXPECT_EQ(test, start, pos % PAGE_SIZE);
+		ret = iov_iter_extract_pages(&e->iter, &pp, steps[w].maxsize, steps[w].maxpages,
+					     0, &start);
+		KUNIT_ASSERT_EQ_MSG(test, ret, len, "extract, step %u", w);
+		KUNIT_EXPECT_EQ(test, start, pos % PAGE_SIZE);
+		done += len;
+		iov_kunit_check_at(test, g, done);
+		iov_kunit_check_at(test, e, done);
+		for (unsigned int p = 0; p < n; p++) {
+			KUNIT_EXPECT_PTR_EQ_MSG(test, got[p], want[p], "step %u page %u", w, p);
+			KUNIT_EXPECT_PTR_EQ_MSG(test, listed[p], want[p], "step %u page %u", w, p);
+		}
+		iov_kunit_check_refs(test, want, n, base, 1);
+		for (unsigned int p = 0; p < n; p++)
+			put_page(got[p]);
+		iov_kunit_check_refs(test, want, n, base, 0);
+	}
+	KUNIT_EXPECT_EQ(test, done, g->total);
+
+	/* All of it, into an allocated array: 16 pages from 0x123. */
+	g = iov_kunit_build(test, ITER_XARRAY, ITER_SOURCE, layout);
+	e = iov_kunit_dup(test, g);
+	for (unsigned int p = 0; p < STORE_PAGES; p++)
+		want[p] = folio_page(g->store.folios[p], 0);
+	iov_kunit_save_refs(want, STORE_PAGES, base);
+	ret = iov_iter_get_pages_alloc2(&g->iter, &alloc, SIZE_MAX, &start);
+	KUNIT_ASSERT_EQ(test, ret, g->total);
+	KUNIT_ASSERT_NOT_NULL(test, alloc);
+	KUNIT_EXPECT_EQ(test, start, 0x123);
+	iov_kunit_check_at(test, g, g->total);
+	for (unsigned int p = 0; p < STORE_PAGES; p++)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, alloc[p], want[p], "page %u", p);
+	iov_kunit_check_refs(test, want, STORE_PAGES, base, 1);
+	for (unsigned int p = 0; p < STORE_PAGES; p++)
+		put_page(alloc[p]);
+	kvfree(alloc);
+	ret = iov_iter_get_pages_alloc2(&g->iter, &alloc, SIZE_MAX, &start);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_NULL(test, alloc);
+
+	alloc = NULL;
+	ret = iov_iter_extract_pages(&e->iter, &alloc, SIZE_MAX, UINT_MAX, 0, &start);
+	KUNIT_ASSERT_EQ(test, ret, e->total);
+	KUNIT_ASSERT_NOT_NULL(test, alloc);
+	KUNIT_EXPECT_EQ(test, start, 0x123);
+	iov_kunit_check_at(test, e, e->total);
+	for (unsigned int p = 0; p < STORE_PAGES; p++)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, alloc[p], want[p], "page %u", p);
+	iov_kunit_check_refs(test, want, STORE_PAGES, base, 0);
+	kvfree(alloc);
+}
+
+/* ---- extract_iter_to_sg() --------------------------------------------- */
+
+#define MAX_SG			256
+
+struct iov_kunit_sg_case {
+	const char *name;
+	enum iter_type type;
+	const struct iov_kunit_layout *layout;
+	unsigned int dir;
+	size_t maxsize;		/* per call, capped at what is left */
+	unsigned int sg_max;	/* per call */
+	iov_iter_extraction_t flags;
+};
+
+/*
+ * Each call is checked against what the layout implies.  User memory and
+ * kvec buffers give one entry per page, xarray and folioq iterators one per
+ * folio and bvec iterators one per bio_vec, each entry cut short by maxsize;
+ * a call adds at most sg_max entries.  (The xarray stores are order-0
+ * folios, so their entries are per page too.)
+ */
+static const struct iov_kunit_sg_case sg_cases[] = {
+	{ "ubuf", ITER_UBUF, &flat_layouts[0], ITER_SOURCE, SIZE_MAX, 64, 0 },
+	{ "ubuf, 0x1234 per call", ITER_UBUF, &flat_layouts[0], ITER_SOURCE, 0x1234, 64, 0 },
+	{ "ubuf dest, p2pdma, 3 entries per call", ITER_UBUF, &flat_layouts[0], ITER_DEST,
+	  SIZE_MAX, 3, ITER_ALLOW_P2PDMA },
+	{ "ubuf across a page", ITER_UBUF, &flat_layouts[2], ITER_SOURCE, SIZE_MAX, 64, 0 },
+	{ "iovec mixed", ITER_IOVEC, &vec_layouts[0], ITER_SOURCE, SIZE_MAX, 64, 0 },
+	{ "iovec 128 segments, 0x333 per call", ITER_IOVEC, &vec_layouts[3], ITER_SOURCE,
+	  0x333, 16, 0 },
+	{ "iovec out of order dest, 2 per call", ITER_IOVEC, &vec_layouts[2], ITER_DEST,
+	  SIZE_MAX, 2, 0 },
+	{ "kvec mixed", ITER_KVEC, &vec_layouts[0], ITER_SOURCE, SIZE_MAX, 64, 0 },
+	{ "kvec mixed, 0x777 and 2 per call", ITER_KVEC, &vec_layouts[0], ITER_SOURCE,
+	  0x777, 2, 0 },
+	{ "kvec 128 segments", ITER_KVEC, &vec_layouts[3], ITER_DEST, SIZE_MAX, 200, 0 },
+	{ "bvec", ITER_BVEC, &bvec_layouts[0], ITER_SOURCE, SIZE_MAX, 64, 0 },
+	{ "bvec, 0x1555 and 2 per call", ITER_BVEC, &bvec_layouts[0], ITER_SOURCE,
+	  0x1555, 2, 0 },
+	{ "bvec out of order", ITER_BVEC, &bvec_layouts[2], ITER_DEST, SIZE_MAX, 64, 0 },
+	{ "xarray whole store", ITER_XARRAY, &flat_layouts[1], ITER_SOURCE, SIZE_MAX, 64, 0 },
+	{ "xarray, 3 pages per call", ITER_XARRAY, &flat_layouts[1], ITER_SOURCE,
+	  3 * PAGE_SIZE, 64, 0 },
+	{ "xarray, 5 entries per call", ITER_XARRAY, &flat_layouts[1], ITER_DEST,
+	  SIZE_MAX, 5, 0 },
+	{ "xarray odd, 1 entry per call", ITER_XARRAY, &flat_layouts[0], ITER_SOURCE,
+	  SIZE_MAX, 1, 0 },
+	{ "folioq across segments", ITER_FOLIOQ, &folioq_layouts[0], ITER_SOURCE,
+	  SIZE_MAX, 64, 0 },
+	{ "folioq, 0x2345 and 5 per call", ITER_FOLIOQ, &folioq_layouts[0], ITER_SOURCE,
+	  0x2345, 5, 0 },
+	{ "folioq inside a folio", ITER_FOLIOQ, &folioq_layouts[1], ITER_DEST,
+	  SIZE_MAX, 64, 0 },
+};
+
+static void sg_case_desc(const struct iov_kunit_sg_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sg, sg_cases, sg_case_desc);
+
+/* The folio of a folio store holding byte @off, and where it starts. */
+static struct folio *iov_kunit_store_folio(struct iov_kunit_store *s, size_t off,
+					   size_t *fstart)
+{
+	size_t start = 0;
+
+	for (unsigned int i = 0; i < s->nr_folios; i++) {
+		size_t fsize = folio_size(s->folios[i]);
+
+		if (off < start + fsize) {
+			*fstart = start;
+			return s->folios[i];
+		}
+		start += fsize;
+	}
+	return NULL;
+}
+
+/*
+ * The entry extract_iter_to_sg() should make for store byte @x of segment
+ * @seg: its page (NULL for user memory, which is checked by content), its
+ * offset in *@off, and the most it can hold.
+ */
+static struct page *iov_kunit_sg_want(struct iov_kunit_iter *it, unsigned int seg,
+				      size_t x, size_t *off, size_t *room)
+{
+	struct iov_kunit_store *s = &it->store;
+	struct folio *folio;
+	size_t fstart;
+
+	switch (it->type) {
+	case ITER_BVEC:
+		*off = it->bvec[seg].bv_offset + x - it->seg_from[seg];
+		*room = SIZE_MAX;
+		return it->bvec[seg].bv_page;
+	case ITER_XARRAY:
+	case ITER_FOLIOQ:
+		folio = iov_kunit_store_folio(s, x, &fstart);
+		*off = x - fstart;
+		*room = folio_size(folio) - *off;
+		return folio_page(folio, 0);
+	case ITER_KVEC:
+		*off = x % PAGE_SIZE;
+		*room = PAGE_SIZE - *off;
+		return vmalloc_to_page(s->kaddr + x - *off);
+	default:
+		*off = x % PAGE_SIZE;
+		*room = PAGE_SIZE - *off;
+		return NULL;
+	}
+}
+
+/* An entry covers store bytes from @x: compare them with pattern(). */
+static bool iov_kunit_sg_data(struct kunit *test, struct scatterlist *sg, size_t x,
+			      unsigned int n)
+{
+	size_t k = 0;
+
+	while (k < sg->length) {
+		size_t at = sg->offset + k, in = at % PAGE_SIZE;
+		size_t part = min_t(size_t, sg->length - k, PAGE_SIZE - in);
+		u8 *p = kmap_local_page(nth_page(sg_page(sg), at / PAGE_SIZE));
+
+		for (size_t j = 0; j < part; j++) {
+			if (p[in + j] != pattern(x + k + j)) {
+				KUNIT_FAIL(test, "entry %u byte %#zx is %#x, expected %#x",
+					   n, k + j, p[in + j], pattern(x + k + j));
+				kunmap_local(p);
+				return false;
+			}
+		}
+		kunmap_local(p);
+		k += part;
+	}
+	return true;
+}
+
+/* Sum of the reference counts of a kernel store's folios, to spot leaks. */
+static long iov_kunit_store_refs(struct iov_kunit_store *s)
+{
+	long sum = 0;
+
+	if (s->kind == STORE_VMALLOC) {
+		for (size_t off = 0; off < s->size; off += PAGE_SIZE)
+			sum += page_ref_count(vmalloc_to_page(s->kaddr + off));
+		return sum;
+	}
+	for (unsigned int i = 0; i < s->nr_folios; i++)
+		sum += folio_ref_count(s->folios[i]);
+	return sum;
+}
+
+/*
+ * extract_iter_to_sg() in calls of at most maxsize bytes and sg_max
+ * entries, appended to one table: every entry's page, offset, length and
+ * data, the count returned and the table's nents, and the iterator
+ * advanced by the count.  User pages are pinned, and unpinning each entry
+ * releases them; kernel pages are listed without a reference.
+ */
+static bool iov_kunit_pinned(struct page *page)
+{
+	return folio_maybe_dma_pinned(page_folio(page));
+}
+
+struct iov_kunit_sg_entry {
+	struct page *page;	/* NULL for user memory */
+	size_t from;		/* store offset of the first byte */
+	size_t offset, length;
+};
+
+static void iov_kunit_check_sg(struct kunit *test, struct scatterlist *sg, unsigned int n,
+			       const struct iov_kunit_sg_entry *want, bool user)
+{
+	KUNIT_EXPECT_EQ_MSG(test, sg->length, want->length, "entry %u", n);
+	KUNIT_EXPECT_EQ_MSG(test, sg->offset, want->offset, "entry %u", n);
+	if (want->page)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, sg_page(sg), want->page, "entry %u", n);
+	if (user)
+		KUNIT_EXPECT_TRUE_MSG(test, iov_kunit_pinned(sg_page(sg)), "entry %u", n);
+	if (sg->length == want->length && sg->offset == want->offset)
+		iov_kunit_sg_data(test, sg, want->from, n);
+}
+
+/*
+ * extract_iter_to_sg() in calls of at most maxsize bytes and sg_max
+ * entries, appended to one table: every entry's page, offset, length and
+ * data, the count returned and the table's nents, and the iterator
+ * advanced by the count.  User pages are pinned, and unpinning each entry
+ * releases them; kernel pages are listed without a reference.
+ */
+static void iov_kunit_extract_to_sg(struct kunit *test)
+{
+	const struct iov_kunit_sg_case *c = test->param_value;
+	struct iov_kunit_iter *it = iov_kunit_build(test, c->type, c->dir, c->layout);
+	bool user = user_backed_iter(&it->iter);
+	struct iov_kunit_sg_entry *want;
+	struct sg_table sgt = {};
+	struct scatterlist *sgl;
+	size_t done = 0, in = 0, room;
+	unsigned int seg = 0, n;
+	long refs = 0;
+
+	if (c->dir == ITER_DEST)
+		iov_kunit_store_fill(test, &it->store);
+	if (!user)
+		refs = iov_kunit_store_refs(&it->store);
+	want = kunit_kcalloc(test, MAX_SG, sizeof(*want), GFP_KERNEL);
+	sgl = kunit_kcalloc(test, MAX_SG, sizeof(*sgl), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	KUNIT_ASSERT_NOT_NULL(test, sgl);
+	sg_init_table(sgl, MAX_SG);
+	sgt.sgl = sgl;
+
+	while (done < it->total) {
+		size_t max = min(c->maxsize, it->total - done), bytes = 0;
+		unsigned int first = sgt.nents;
+		ssize_t ret;
+
+		KUNIT_ASSERT_LE(test, first + c->sg_max, MAX_SG);
+		/* What the layout says this call should add. */
+		for (n = first; n < first + c->sg_max && bytes < max; n++) {
+			while (in == it->seg_len[seg]) {
+				seg++;
+				in = 0;
+			}
+			want[n].from = it->seg_from[seg] + in;
+			want[n].page = iov_kunit_sg_want(it, seg, want[n].from, &want[n].offset,
+							 &room);
+			want[n].length = min3(it->seg_len[seg] - in, room, max - bytes);
+			in += want[n].length;
+			bytes += want[n].length;
+		}
+
+		ret = extract_iter_to_sg(&it->iter, max, &sgt, c->sg_max, c->flags);
+		KUNIT_ASSERT_EQ_MSG(test, ret, bytes, "call after %zu bytes", done);
+		KUNIT_ASSERT_EQ_MSG(test, sgt.nents, n, "call after %zu bytes", done);
+		KUNIT_EXPECT_EQ(test, sgt.orig_nents, 0);
+		for (n = first; n < sgt.nents; n++)
+			iov_kunit_check_sg(test, &sgl[n], n, &want[n], user);
+		done += ret;
+		iov_kunit_check_at(test, it, done);
+	}
+	/* Nothing left: nothing added. */
+	KUNIT_EXPECT_EQ(test, extract_iter_to_sg(&it->iter, 0, &sgt, 4, c->flags), 0);
+	KUNIT_EXPECT_EQ(test, extract_iter_to_sg(&it->iter, 1, &sgt, 0, c->flags), 0);
+	KUNIT_EXPECT_EQ(test, sgt.nents, n);
+
+	if (!user) {
+		KUNIT_EXPECT_EQ(test, iov_kunit_store_refs(&it->store), refs);
+		return;
+	}
+	/* The caller unpins each entry; that releases every page. */
+	for (n = 0; n < sgt.nents; n++)
+		unpin_user_page(sg_page(&sgl[n]));
+	for (n = 0; n < sgt.nents; n++)
+		KUNIT_EXPECT_FALSE_MSG(test, iov_kunit_pinned(sg_page(&sgl[n])), "entry %u", n);
+}
+
+/*
+ * Failures: a destination on a read-only mapping is -EFAULT with nothing
+ * added and nothing moved; a hole stops a call at the last page before it,
+ * and the next call fails the same way.
+ */
+static void iov_kunit_extract_to_sg_fault(struct kunit *test)
+{
+	struct iov_kunit_iter *it = iov_kunit_build_range(test, ITER_UBUF, ITER_DEST,
+							  0x10, 0x3010);
+	struct scatterlist sgl[8];
+	struct sg_table sgt = { .sgl = sgl };
+	ssize_t ret;
+
+	sg_init_table(sgl, ARRAY_SIZE(sgl));
+	iov_kunit_mmap(test, it->store.uaddr, 4 * PAGE_SIZE, PROT_READ);
+	KUNIT_EXPECT_EQ(test, extract_iter_to_sg(&it->iter, it->total, &sgt, 8, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sgt.nents, 0);
+	iov_kunit_check_at(test, it, 0);
+
+	it = iov_kunit_build_range(test, ITER_UBUF, ITER_SOURCE, 0x10, 0x4010);
+	iov_kunit_make_hole(test, &it->store, 2, false);
+	ret = extract_iter_to_sg(&it->iter, it->total, &sgt, 2, 0);
+	KUNIT_ASSERT_EQ(test, ret, 2 * PAGE_SIZE - 0x10);
+	KUNIT_ASSERT_EQ(test, sgt.nents, 2);
+	iov_kunit_check_at(test, it, ret);
+	KUNIT_EXPECT_EQ(test, sgl[0].offset, 0x10);
+	KUNIT_EXPECT_EQ(test, sgl[0].length, PAGE_SIZE - 0x10);
+	KUNIT_EXPECT_EQ(test, sgl[1].offset, 0);
+	KUNIT_EXPECT_EQ(test, sgl[1].length, PAGE_SIZE);
+	iov_kunit_sg_data(test, &sgl[0], 0x10, 0);
+	iov_kunit_sg_data(test, &sgl[1], PAGE_SIZE, 1);
+
+	/* The entries already there stay, pinned. */
+	sgt.orig_nents = sgt.nents;
+	KUNIT_EXPECT_EQ(test, extract_iter_to_sg(&it->iter, iov_iter_count(&it->iter), &sgt,
+						 4, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sgt.nents, 2);
+	iov_kunit_check_at(test, it, ret);
+	for (unsigned int n = 0; n < 2; n++) {
+		KUNIT_EXPECT_TRUE_MSG(test, iov_kunit_pinned(sg_page(&sgl[n])), "entry %u", n);
+		unpin_user_page(sg_page(&sgl[n]));
+	}
+}
+
 static struct kunit_case iov_kunit_pages_cases[] = {
 	KUNIT_CASE_PARAM(iov_kunit_get_pages_ubuf, get_gen_params),
 	KUNIT_CASE(iov_kunit_get_pages_iovec),
@@ -2407,6 +2984,9 @@ static struct kunit_case iov_kunit_pages_cases[] = {
 	KUNIT_CASE(iov_kunit_get_pages_fault),
 	KUNIT_CASE_PARAM(iov_kunit_get_pages_kernel, kernel_type_gen_params),
 	KUNIT_CASE(iov_kunit_get_pages_discard),
+	KUNIT_CASE(iov_kunit_get_pages_xarray),
+	KUNIT_CASE_PARAM(iov_kunit_extract_to_sg, sg_gen_params),
+	KUNIT_CASE(iov_kunit_extract_to_sg_fault),
 	{}
 };
 
@@ -2723,6 +3303,166 @@ static void iov_kunit_import_copy(struct kunit *test)
 	kfree(im.iov);
 }
 
+#ifdef CONFIG_COMPAT
+/*
+ * __import_iovec() with compat set reads an array of struct compat_iovec,
+ * a 32-bit base and length each, as a 32-bit task's readv() would pass it
+ * (import_iovec() only does so in a compat syscall).  The tests map their
+ * memory below 4 GiB, where 32-bit pointers reach.
+ */
+#define COMPAT_DATA		0x20000000UL
+#define COMPAT_VEC		0x30000000UL
+
+static void iov_kunit_do_import_compat(struct kunit *test, struct iov_kunit_import *im,
+				       unsigned int dir, unsigned long uvec, unsigned int n)
+{
+	im->iov = im->stack;
+	im->ret = __import_iovec(dir, (const struct iovec __user *)uvec, n, UIO_FASTIOV,
+				 &im->iov, &im->iter, true);
+}
+
+/* Put @n compat iovecs at @uvec, the start of a fresh one-page mapping. */
+static void iov_kunit_put_compat(struct kunit *test, unsigned long uvec,
+				 const struct compat_iovec *cv, unsigned int n)
+{
+	iov_kunit_mmap(test, uvec & PAGE_MASK, PAGE_SIZE, PROT_READ | PROT_WRITE);
+	iov_kunit_to_user(test, uvec, cv, n * sizeof(*cv));
+}
+
+/*
+ * One segment becomes an ITER_UBUF, up to UIO_FASTIOV use the caller's
+ * array and more an allocated one; the bases are zero-extended, the data
+ * read through the iterator is the user's.
+ */
+static void iov_kunit_import_compat(struct kunit *test)
+{
+	static const unsigned int counts[] = { 1, 3, UIO_FASTIOV, UIO_FASTIOV + 2 };
+	struct compat_iovec cv[UIO_FASTIOV + 2];
+	u8 *img = iov_kunit_vzalloc(test, STORE_SIZE);
+	u8 *buf = iov_kunit_vzalloc(test, STORE_SIZE);
+	struct iov_kunit_import im;
+	size_t total, k;
+
+	iov_kunit_mmap(test, COMPAT_DATA, STORE_SIZE, PROT_READ | PROT_WRITE);
+	iov_kunit_fill(img, STORE_SIZE, 0);
+	iov_kunit_to_user(test, COMPAT_DATA, img, STORE_SIZE);
+
+	for (unsigned int c = 0; c < ARRAY_SIZE(counts); c++) {
+		unsigned int n = counts[c];
+		const struct iovec *iov;
+
+		total = 0;
+		for (unsigned int s = 0; s < n; s++) {
+			cv[s].iov_base = COMPAT_DATA + s * 0x777 + s;
+			cv[s].iov_len = 0x100 + 0x10 * s;
+			total += cv[s].iov_len;
+		}
+		iov_kunit_put_compat(test, COMPAT_VEC + c * PAGE_SIZE, cv, n);
+		iov_kunit_do_import_compat(test, &im, ITER_SOURCE, COMPAT_VEC + c * PAGE_SIZE, n);
+		KUNIT_ASSERT_EQ_MSG(test, im.ret, total, "%u segments", n);
+		KUNIT_EXPECT_EQ(test, iov_iter_count(&im.iter), total);
+		KUNIT_EXPECT_EQ(test, iov_iter_rw(&im.iter), WRITE);
+		if (n == 1) {
+			KUNIT_EXPECT_TRUE(test, iter_is_ubuf(&im.iter));
+			KUNIT_EXPECT_EQ(test, (unsigned long)im.iter.ubuf, COMPAT_DATA);
+			KUNIT_EXPECT_NULL(test, im.iov);
+		} else {
+			KUNIT_ASSERT_TRUE(test, iter_is_iovec(&im.iter));
+			KUNIT_EXPECT_EQ(test, im.iter.nr_segs, n);
+			iov = iter_iov(&im.iter);
+			if (n <= UIO_FASTIOV) {
+				KUNIT_EXPECT_NULL(test, im.iov);
+				KUNIT_EXPECT_PTR_EQ(test, iov, (const struct iovec *)im.stack);
+			} else {
+				KUNIT_EXPECT_PTR_EQ(test, iov, (const struct iovec *)im.iov);
+			}
+			for (unsigned int s = 0; s < n; s++) {
+				KUNIT_EXPECT_EQ_MSG(test, (unsigned long)iov[s].iov_base,
+						    (unsigned long)cv[s].iov_base, "segment %u", s);
+				KUNIT_EXPECT_EQ_MSG(test, iov[s].iov_len, cv[s].iov_len,
+						    "segment %u", s);
+			}
+		}
+		memset(buf, 0, STORE_SIZE);
+		KUNIT_EXPECT_EQ(test, copy_from_iter(buf, STORE_SIZE, &im.iter), total);
+		k = 0;
+		for (unsigned int s = 0; s < n; s++) {
+			iov_kunit_same(test, buf + k, img + (cv[s].iov_base - COMPAT_DATA),
+				       cv[s].iov_len, "segment data");
+			k += cv[s].iov_len;
+		}
+		kfree(im.iov);
+	}
+
+	/* A base with bit 31 set is an address above 2 GiB, not a negative one. */
+	cv[0].iov_base = 0x10000;
+	cv[0].iov_len = 0x10;
+	cv[1].iov_base = 0xfffff000;
+	cv[1].iov_len = 0x20;
+	iov_kunit_put_compat(test, COMPAT_VEC + 8 * PAGE_SIZE, cv, 2);
+	iov_kunit_do_import_compat(test, &im, ITER_DEST, COMPAT_VEC + 8 * PAGE_SIZE, 2);
+	KUNIT_ASSERT_EQ(test, im.ret, 0x30);
+	KUNIT_EXPECT_EQ(test, (unsigned long)iter_iov(&im.iter)[1].iov_base, 0xfffff000UL);
+	KUNIT_EXPECT_EQ(test, iov_iter_rw(&im.iter), READ);
+}
+
+/*
+ * A compat length is a compat_ssize_t: from 0x80000000 up it is negative,
+ * -EINVAL, whatever the number of segments (a 64-bit iovec of that length
+ * would be accepted and clamped).  The array must be readable user memory
+ * down to its last element, or it is -EFAULT.  Nothing is left to free.
+ */
+static void iov_kunit_import_compat_bad(struct kunit *test)
+{
+	static const unsigned int counts[] = { 1, 3, UIO_FASTIOV + 2 };
+	static const compat_size_t bad_len[] = { 0x80000000, 0xffffffff };
+	struct compat_iovec cv[UIO_FASTIOV + 2];
+	struct iov_kunit_import im;
+	unsigned long uvec = COMPAT_VEC;
+
+	iov_kunit_mmap(test, COMPAT_DATA, PAGE_SIZE, PROT_READ | PROT_WRITE);
+	for (unsigned int c = 0; c < ARRAY_SIZE(counts); c++) {
+		unsigned int n = counts[c];
+
+		for (unsigned int b = 0; b < ARRAY_SIZE(bad_len); b++) {
+			for (unsigned int s = 0; s < n; s++) {
+				cv[s].iov_base = COMPAT_DATA + 0x10 * s;
+				cv[s].iov_len = 0x10;
+			}
+			cv[n - 1].iov_len = bad_len[b];
+			iov_kunit_put_compat(test, uvec, cv, n);
+			iov_kunit_do_import_compat(test, &im, ITER_SOURCE, uvec, n);
+			KUNIT_EXPECT_EQ_MSG(test, im.ret, -EINVAL, "%u segments, len %#x",
+					    n, bad_len[b]);
+			KUNIT_EXPECT_NULL(test, im.iov);
+			uvec += PAGE_SIZE;
+		}
+
+		/* The array in a page that is not mapped, or in kernel memory. */
+		iov_kunit_do_import_compat(test, &im, ITER_SOURCE, uvec, n);
+		KUNIT_EXPECT_EQ_MSG(test, im.ret, -EFAULT, "unmapped array, %u", n);
+		KUNIT_EXPECT_NULL(test, im.iov);
+		iov_kunit_do_import_compat(test, &im, ITER_SOURCE, (unsigned long)cv, n);
+		KUNIT_EXPECT_EQ_MSG(test, im.ret, -EFAULT, "kernel array, %u", n);
+		KUNIT_EXPECT_NULL(test, im.iov);
+
+		/* All but the last element at the end of a mapped page. */
+		for (unsigned int s = 0; s < n; s++) {
+			cv[s].iov_base = COMPAT_DATA + 0x10 * s;
+			cv[s].iov_len = 0x10;
+		}
+		iov_kunit_put_compat(test, uvec, cv, 0);
+		iov_kunit_to_user(test, uvec + PAGE_SIZE - (n - 1) * sizeof(*cv), cv,
+				  (n - 1) * sizeof(*cv));
+		iov_kunit_do_import_compat(test, &im, ITER_SOURCE,
+					   uvec + PAGE_SIZE - (n - 1) * sizeof(*cv), n);
+		KUNIT_EXPECT_EQ_MSG(test, im.ret, -EFAULT, "array running off, %u", n);
+		KUNIT_EXPECT_NULL(test, im.iov);
+		uvec += 2 * PAGE_SIZE;
+	}
+}
+#endif /* CONFIG_COMPAT */
+
 static struct kunit_case iov_kunit_import_cases[] = {
 	KUNIT_CASE(iov_kunit_import_zero),
 	KUNIT_CASE(iov_kunit_import_one),
@@ -2733,6 +3473,10 @@ static struct kunit_case iov_kunit_import_cases[] = {
 	KUNIT_CASE(iov_kunit_import_bad_pointers),
 	KUNIT_CASE(iov_kunit_import_ubuf),
 	KUNIT_CASE(iov_kunit_import_copy),
+#ifdef CONFIG_COMPAT
+	KUNIT_CASE(iov_kunit_import_compat),
+	KUNIT_CASE(iov_kunit_import_compat_bad),
+#endif
 	{}
 };
 
