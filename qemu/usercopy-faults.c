@@ -5,8 +5,8 @@
  * debugfs). On tmpfs (small and huge folios), ramfs and ext2 on /dev/ram0,
  * the file systems of the buffered_write selftests, so
  * generic_perform_write() and filemap_read() run through shmem's, libfs'
- * and buffer_head's paths, and with huge folios through chunks larger
- * than a page that a short copy shrinks.
+ * and buffer_head's paths; with huge folios a pass of the write loop
+ * copies up to 2 MiB, so a fault lands in the middle of one folio.
  *
  * fail_usercopy fails IOV_FAULTS user copies (IOV_FAULT_PROBABILITY
  * percent of them, default 10) of this thread's write(), pwrite(),
@@ -146,7 +146,7 @@ FIXTURE_VARIANT_ADD(file, tmpfs) {
 	.fstype = "tmpfs",
 };
 
-/* PMD-sized folios: a short copy makes the write loop shrink its chunk. */
+/* PMD-sized folios: injected faults land in the middle of one. */
 FIXTURE_VARIANT_ADD(file, tmpfs_huge) {
 	.fstype = "tmpfs",
 	.options = "huge=always",

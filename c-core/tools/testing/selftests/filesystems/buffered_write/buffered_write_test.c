@@ -36,6 +36,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/userfaultfd.h>
@@ -216,9 +217,11 @@ FIXTURE_VARIANT_ADD(file, tmpfs) {
 };
 
 /*
- * Large folios: generic_perform_write() copies in chunks of up to a
- * PMD-sized folio, and a short copy makes it retry with a smaller chunk,
- * which small folios (a chunk of one page) never do.
+ * Huge folios.  tmpfs lets generic_perform_write() use chunks of up to a
+ * PMD either way, but with small folios each pass is clipped to the
+ * page's folio; with huge=always a pass copies up to 2 MiB, so short and
+ * failed copies happen in the middle of one folio.  (Where a huge page
+ * cannot be had, shmem falls back to small folios.)
  */
 FIXTURE_VARIANT_ADD(file, tmpfs_huge) {
 	.fstype = "tmpfs",
@@ -1120,8 +1123,9 @@ TEST_F(file, handled_signal_during_write)
  * @len bytes of memory, registered with a new userfaultfd: the first
  * @present bytes (whole pages) hold @data, the rest is missing until
  * uffd_hold_release().  With @untouched, the first @present bytes are a
- * fresh shared mapping of a memfd, so each of those pages takes an
- * ordinary page fault on first access.
+ * fresh shared mapping of a memfd: not mapped until first touched, so
+ * they are faulted in (a fault maps its neighbours too) as the write
+ * reaches them.
  */
 struct uffd_hold {
 	int uffd;
@@ -1240,6 +1244,22 @@ static bool asleep_in_write_iter(pid_t pid)
 	return strstr(buf, "write_iter");
 }
 
+/* Wait, up to HOLD_WAIT_MS, for @pid to be asleep in a ->write_iter(). */
+static bool wait_asleep_in_write_iter(pid_t pid)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		if (asleep_in_write_iter(pid))
+			return true;
+		usleep(1000);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while ((now.tv_sec - start.tv_sec) * 1000 +
+		 (now.tv_nsec - start.tv_nsec) / 1000000 < HOLD_WAIT_MS);
+	return false;
+}
+
 #define KILL_WRITE	(32 * 1024 * 1024)
 
 /* A pwrite() made by a thread of the process that holds its source. */
@@ -1281,8 +1301,9 @@ static void *writev_held(void *arg)
 TEST_F(file, sigkill_during_write)
 {
 	unsigned char *held = malloc(2 * self->page);
-	int ready[2], go[2], status, ms;
+	int ready[2], go[2], status;
 	struct held_write hw;
+	bool waited;
 	struct uffd_hold u;
 	pthread_t holder;
 	pid_t pid;
@@ -1316,14 +1337,15 @@ TEST_F(file, sigkill_during_write)
 	}
 	hw = (struct held_write){ self->fd, u.buf, 2 * self->page, -1 };
 	ASSERT_EQ(0, pthread_create(&holder, NULL, write_held, &hw));
-	ASSERT_EQ((unsigned long)u.buf + self->page, uffd_hold_wait(&u))
+	ASSERT_EQ((unsigned long)u.buf + self->page, uffd_hold_wait(&u)) {
 		kill(pid, SIGKILL);
+		uffd_hold_release(&u);
+	}
 
 	ASSERT_EQ(1, write(go[1], "", 1));
-	for (ms = 0; ms < HOLD_WAIT_MS && !asleep_in_write_iter(pid); ms++)
-		usleep(1000);
+	waited = wait_asleep_in_write_iter(pid);
 	kill(pid, SIGKILL);
-	ASSERT_GT(HOLD_WAIT_MS, ms) {
+	ASSERT_TRUE(waited) {
 		TH_LOG("the second write never waited for the inode lock");
 		uffd_hold_release(&u);
 	}
@@ -1366,11 +1388,11 @@ static void *report_fault(void *arg)
 }
 
 /*
- * Bytes of the source before the hold: a multiple of the largest folio
- * (a PMD, 2 MiB on x86-64), so that the hold starts a chunk of the write
- * loop also with huge folios.  Mid-chunk, the chunk's fault-in would meet
- * the hold before any of the chunk is copied, and a killed write would
- * keep only the chunks before it.
+ * Bytes of the source before the hold: a multiple of the largest chunk of
+ * the write loop (a PMD on tmpfs, 2 MiB on x86-64), so that the hold
+ * starts a pass also with huge folios.  In the middle of a pass, the
+ * pass's fault-in would meet the hold before any of it is copied, and a
+ * killed write would keep only the passes before it.
  */
 #define KILL_PRESENT	(2 << 20)
 #define KILL_MISSING	16	/* pages of the source that never arrive */
@@ -1396,6 +1418,7 @@ TEST_F(file, sigkill_during_write_faulting_source)
 	unsigned long addr[2];
 	struct pollfd p;
 	int report[2], status, got;
+	ssize_t n;
 	pid_t pid;
 
 	ASSERT_NE(NULL, data);
@@ -1418,17 +1441,22 @@ TEST_F(file, sigkill_during_write_faulting_source)
 		_exit(write(self->fd, u.buf, len) < 0 ? 3 : 0);
 	}
 
+	close(report[1]);
+
 	/* The source's address, then where the write faulted. */
-	for (got = 0; got < (int)sizeof(addr); got += status) {
+	for (got = 0; got < (int)sizeof(addr); got += n) {
 		p = (struct pollfd){ .fd = report[0], .events = POLLIN };
 		ASSERT_EQ(1, poll(&p, 1, HOLD_WAIT_MS)) {
-			TH_LOG("the writer did not report (userfaultfd: CONFIG_USERFAULTFD)");
+			TH_LOG("the writer did not report");
 			kill(pid, SIGKILL);
 		}
-		status = read(report[0], (char *)addr + got,
-			      sizeof(addr) - got);
-		ASSERT_LT(0, status)
+		n = read(report[0], (char *)addr + got, sizeof(addr) - got);
+		ASSERT_LT(0, n) {
 			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			TH_LOG("the writer ended early, status %#x (2: no userfaultfd)",
+			       status);
+		}
 	}
 	kill(pid, SIGKILL);
 	ASSERT_EQ(addr[0] + present, addr[1]);
@@ -1441,7 +1469,6 @@ TEST_F(file, sigkill_during_write_faulting_source)
 	ASSERT_EQ(-1, file_diff(self->fd, 0, data, present));
 	ASSERT_EQ(present, file_pos(self->fd));
 	close(report[0]);
-	close(report[1]);
 	free(data);
 }
 
@@ -1498,10 +1525,13 @@ TEST_F(file, errors_before_any_copy)
 	ASSERT_EQ(-1, preadv(self->fd, straddling, 2, 0));
 	ASSERT_EQ(EFAULT, errno);
 
-	/* Raw: the C library declares the count a size, compilers object. */
-	ASSERT_EQ(-1, syscall(__NR_writev, self->fd, iov, -1));
+	/*
+	 * -1 as the C library passes it (sign-extended); raw, because its
+	 * headers declare the count a size and compilers object.
+	 */
+	ASSERT_EQ(-1, syscall(__NR_writev, self->fd, iov, -1L));
 	ASSERT_EQ(EINVAL, errno);
-	ASSERT_EQ(-1, syscall(__NR_readv, self->fd, iov, -1));
+	ASSERT_EQ(-1, syscall(__NR_readv, self->fd, iov, -1L));
 	ASSERT_EQ(EINVAL, errno);
 
 	dfd = open(self->dir, O_RDONLY | O_DIRECTORY);
@@ -1513,6 +1543,8 @@ TEST_F(file, errors_before_any_copy)
 
 	ASSERT_MODEL();
 	ASSERT_EQ(5, file_pos(self->fd));
+	ASSERT_EQ(0, file_pos(rfd));
+	ASSERT_EQ(0, file_pos(wfd));
 	for (i = 0; i < sizeof(buf); i++)
 		ASSERT_EQ(pattern_byte(40, i), buf[i]);
 	close(dfd);
@@ -1578,10 +1610,12 @@ TEST_F(file, fsize_limit)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		if (setrlimit(RLIMIT_FSIZE, &rl))
+		struct rlimit no_core = { 0, 0 };
+
+		if (setrlimit(RLIMIT_FSIZE, &rl) ||
+		    setrlimit(RLIMIT_CORE, &no_core))
 			_exit(2);
-		writev(self->fd, iov, 2);
-		_exit(0);
+		_exit(writev(self->fd, iov, 2) < 0 ? 3 : 0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ) {
@@ -1611,6 +1645,7 @@ TEST_F(file, writev_readers_see_no_garbage)
 	struct uffd_hold u;
 	struct iovec iov[2];
 	pthread_t writer;
+	ssize_t where;
 	off_t size;
 
 	ASSERT_NE(NULL, data);
@@ -1622,15 +1657,18 @@ TEST_F(file, writev_readers_see_no_garbage)
 	iov[1] = (struct iovec){ u.buf, second };
 	hw = (struct held_write){ self->fd, iov, 2, -1 };
 	ASSERT_EQ(0, pthread_create(&writer, NULL, writev_held, &hw));
-	ASSERT_EQ((unsigned long)u.buf, uffd_hold_wait(&u));
+	ASSERT_EQ((unsigned long)u.buf, uffd_hold_wait(&u))
+		uffd_hold_release(&u);
 
+	/* Looked at while the write waits; asserted once it is let go. */
 	size = file_size(self->fd);
+	where = file_diff(self->fd, 0, data, size);
 	TH_LOG("%lld bytes in the file while the write waits",
 	       (long long)size);
-	ASSERT_GE((off_t)first, size);
-	ASSERT_EQ(-1, file_diff(self->fd, 0, data, size));
-
 	ASSERT_EQ(0, uffd_hold_release(&u));
+	ASSERT_GE((off_t)first, size);
+	ASSERT_EQ(-1, where);
+
 	ASSERT_EQ(0, pthread_join(writer, NULL));
 	ASSERT_EQ((ssize_t)(first + second), hw.ret);
 	model_writev(&self->model, 0, iov, first + second);
@@ -1678,7 +1716,9 @@ TEST(writev_enospc)
 	size_t half = SMALL_TMPFS_PAGES / 2 * page + page;
 	unsigned char *src = malloc(2 * half);
 	struct iovec iov[2] = { { src, half }, { src + half, half } };
-	int fd;
+	ssize_t first, second, where;
+	int fd, second_errno;
+	off_t size, pos;
 
 	ASSERT_NE(NULL, src);
 	fill(src, 2 * half, 45);
@@ -1690,18 +1730,25 @@ TEST(writev_enospc)
 	}
 	snprintf(path, sizeof(path), "%s/f", dir);
 	fd = open(path, O_RDWR | O_CREAT, 0600);
-	ASSERT_LE(0, fd);
 
-	ASSERT_EQ(SMALL_TMPFS_PAGES * page, writev(fd, iov, 2));
-	ASSERT_EQ(-1, writev(fd, iov, 2));
-	ASSERT_EQ(ENOSPC, errno);
-	ASSERT_EQ(SMALL_TMPFS_PAGES * page, file_size(fd));
-	ASSERT_EQ(SMALL_TMPFS_PAGES * page, file_pos(fd));
-	ASSERT_EQ(-1, file_diff(fd, 0, src, SMALL_TMPFS_PAGES * page));
+	/* Everything is looked at first: the mount goes before any assert. */
+	first = writev(fd, iov, 2);
+	second = writev(fd, iov, 2);
+	second_errno = errno;
+	size = file_size(fd);
+	pos = file_pos(fd);
+	where = file_diff(fd, 0, src, SMALL_TMPFS_PAGES * page);
 	close(fd);
 	umount2(dir, MNT_DETACH);
 	rmdir(dir);
 	free(src);
+
+	ASSERT_EQ(SMALL_TMPFS_PAGES * page, first);
+	ASSERT_EQ(-1, second);
+	ASSERT_EQ(ENOSPC, second_errno);
+	ASSERT_EQ(SMALL_TMPFS_PAGES * page, size);
+	ASSERT_EQ(SMALL_TMPFS_PAGES * page, pos);
+	ASSERT_EQ(-1, where);
 }
 
 TEST_HARNESS_MAIN
