@@ -1262,11 +1262,15 @@ static bool wait_asleep_in_write_iter(pid_t pid)
 
 #define KILL_WRITE	(32 * 1024 * 1024)
 
-/* A pwrite() made by a thread of the process that holds its source. */
+/*
+ * A pwritev() at @pos, or a writev() at the file offset for @pos -1, made
+ * by a thread of the process whose userfaultfd holds its source.
+ */
 struct held_write {
 	int fd;
-	const void *buf;
-	size_t len;
+	const struct iovec *iov;
+	int iovcnt;
+	off_t pos;
 	ssize_t ret;
 };
 
@@ -1274,16 +1278,7 @@ static void *write_held(void *arg)
 {
 	struct held_write *w = arg;
 
-	w->ret = pwrite(w->fd, w->buf, w->len, 0);
-	return NULL;
-}
-
-/* The same, as a writev() of @len iovecs at the file offset. */
-static void *writev_held(void *arg)
-{
-	struct held_write *w = arg;
-
-	w->ret = writev(w->fd, w->buf, w->len);
+	w->ret = pwritev2(w->fd, w->iov, w->iovcnt, w->pos, 0);
 	return NULL;
 }
 
@@ -1303,6 +1298,7 @@ TEST_F(file, sigkill_during_write)
 	unsigned char *held = malloc(2 * self->page);
 	int ready[2], go[2], status;
 	struct held_write hw;
+	struct iovec held_iov;
 	bool waited;
 	struct uffd_hold u;
 	pthread_t holder;
@@ -1335,7 +1331,8 @@ TEST_F(file, sigkill_during_write)
 		TH_LOG("userfaultfd: %s (CONFIG_USERFAULTFD)", strerror(errno));
 		kill(pid, SIGKILL);
 	}
-	hw = (struct held_write){ self->fd, u.buf, 2 * self->page, -1 };
+	held_iov = (struct iovec){ u.buf, 2 * self->page };
+	hw = (struct held_write){ self->fd, &held_iov, 1, 0, -1 };
 	ASSERT_EQ(0, pthread_create(&holder, NULL, write_held, &hw));
 	ASSERT_EQ((unsigned long)u.buf + self->page, uffd_hold_wait(&u)) {
 		kill(pid, SIGKILL);
@@ -1655,8 +1652,8 @@ TEST_F(file, writev_readers_see_no_garbage)
 	}
 	iov[0] = (struct iovec){ data, first };
 	iov[1] = (struct iovec){ u.buf, second };
-	hw = (struct held_write){ self->fd, iov, 2, -1 };
-	ASSERT_EQ(0, pthread_create(&writer, NULL, writev_held, &hw));
+	hw = (struct held_write){ self->fd, iov, 2, -1, -1 };
+	ASSERT_EQ(0, pthread_create(&writer, NULL, write_held, &hw));
 	ASSERT_EQ((unsigned long)u.buf, uffd_hold_wait(&u))
 		uffd_hold_release(&u);
 
