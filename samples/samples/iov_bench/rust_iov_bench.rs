@@ -164,19 +164,19 @@ pub unsafe extern "C" fn rust_iov_bench_page_to(
     let pages = unsafe { &(*p).pages };
     // SAFETY: The caller guarantees the iterator is a valid destination, ours for the call.
     let dst = unsafe { IovIterDest::from_raw(iter) };
-    // The loop of the C twin, c_page_to().
-    let mut pages = pages.iter();
+    // The loop of the C twin, c_page_to(), with the test of `done` at the end, where the
+    // compiler puts it in C.
+    if len == 0 {
+        return 0;
+    }
     let mut done = 0;
-    while done < len {
-        let Some(page) = pages.next() else {
-            break;
-        };
+    for page in pages.iter() {
         let want = (len - done).min(PAGE_SIZE);
         let Ok(n) = dst.copy_page_to_iter(page, 0, want) else {
             break;
         };
         done += n;
-        if n < want {
+        if n < want || done >= len {
             break;
         }
     }
@@ -200,19 +200,18 @@ pub unsafe extern "C" fn rust_iov_bench_page_from(
     let pages = unsafe { &mut (*p).pages };
     // SAFETY: The caller guarantees the iterator is a valid source, ours for the call.
     let src = unsafe { IovIterSource::from_raw(iter) };
-    // The loop of the C twin, c_page_from().
-    let mut pages = pages.iter_mut();
+    // The loop of the C twin, c_page_from(), shaped as c_page_to() above.
+    if len == 0 {
+        return 0;
+    }
     let mut done = 0;
-    while done < len {
-        let Some(page) = pages.next() else {
-            break;
-        };
+    for page in pages.iter_mut() {
         let want = (len - done).min(PAGE_SIZE);
         let Ok(n) = src.copy_page_from_iter_atomic(page, 0, want) else {
             break;
         };
         done += n;
-        if n < want {
+        if n < want || done >= len {
             break;
         }
     }

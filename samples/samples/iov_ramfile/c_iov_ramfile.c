@@ -60,8 +60,9 @@
  *     stops there. It returns the bytes stored, or -EFAULT if none. No byte
  *     after the fault is written. Bytes written past the old size extend
  *     it; a write beyond the size leaves a zero-filled gap.
- *   - A fatal signal stops a write between pages (bytes stored so far, or
- *     -EINTR if none); only a task that is being killed can see it.
+ *   - A fatal signal stops a write before its next page or retry (bytes
+ *     stored so far, or -EINTR if none); only a task that is being killed
+ *     can see it.
  *
  * Both directions:
  *   - Order: a request for 0 bytes returns 0 at once; any other first takes
@@ -197,16 +198,14 @@ static ssize_t ramfile_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	if (ret)
 		return ret;
 
-	while (iov_iter_count(to) && pos < rf->size) {
+	/* @to is not empty: copy until it is full, at the size or at a fault. */
+	while (pos < rf->size) {
 		size_t offset = offset_in_page(pos);
 		size_t want = min_t(size_t, PAGE_SIZE - offset, iov_iter_count(to));
 		size_t copied;
 
 		want = min_t(loff_t, want, rf->size - pos);
 
-		/* Between pages: a read can ask for up to 2 GiB. */
-		if (done)
-			cond_resched();
 		copied = copy_page_to_iter(rf->pages[pos >> PAGE_SHIFT], offset,
 					   want, to);
 		done += copied;
@@ -215,6 +214,10 @@ static ssize_t ramfile_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			fault = true;
 			break;
 		}
+		if (!iov_iter_count(to))
+			break;
+		/* Between pages: a read can ask for up to 2 GiB. */
+		cond_resched();
 	}
 	mutex_unlock(&rf->lock);
 
@@ -244,20 +247,14 @@ static ssize_t ramfile_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		goto unlock;
 	}
 
-	while (iov_iter_count(from) && pos < rf->capacity) {
+	/* Not empty and below the capacity: at least one copy. */
+	for (;;) {
 		size_t offset = offset_in_page(pos);
 		size_t want = min_t(size_t, PAGE_SIZE - offset, iov_iter_count(from));
 		size_t copied;
 
 		want = min_t(loff_t, want, rf->capacity - pos);
 
-		if (fatal_signal_pending(current)) {
-			err = -EINTR;
-			break;
-		}
-		/* Between pages: a write can be up to 2 GiB. */
-		if (done)
-			cond_resched();
 		/*
 		 * The copy below runs with page faults disabled, so bring the
 		 * source in first; if none of it can be, the write ends here.
@@ -275,6 +272,17 @@ static ssize_t ramfile_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		 */
 		done += copied;
 		pos += copied;
+		if (!iov_iter_count(from) || pos >= rf->capacity)
+			break;
+		/*
+		 * Before the next page or a retry: a write can be up to 2 GiB,
+		 * so let a fatal signal end it and other tasks run.
+		 */
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			break;
+		}
+		cond_resched();
 	}
 	if (done && pos > rf->size)
 		rf->size = pos;

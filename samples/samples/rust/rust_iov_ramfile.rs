@@ -99,18 +99,15 @@ impl RamFile {
         }
     }
 
-    /// The copy of `read_iter`: copies out, page by page from `start`, what lies below the
-    /// size, and returns where it stopped and whether the user buffer faulted there.
+    /// The copy of `read_iter`: copies out, page by page from `start` into the non-empty `iov`,
+    /// what lies below the size, and returns where it stopped and whether the user buffer
+    /// faulted there.
     #[inline]
     fn read(contents: &Contents, start: usize, iov: &mut IovIterDest<'_>) -> (usize, bool) {
         let mut pos = start;
-        while !iov.is_empty() && pos < contents.size {
+        while pos < contents.size {
             let offset = pos % PAGE_SIZE;
             let want = (PAGE_SIZE - offset).min(iov.len()).min(contents.size - pos);
-            // Between pages: a read can ask for up to 2 GiB.
-            if pos > start {
-                task::cond_resched();
-            }
             // The range lies inside the page, so this does not fail; if it did, the read would
             // end there as at a fault.
             let page = &contents.pages[pos / PAGE_SIZE];
@@ -119,6 +116,11 @@ impl RamFile {
             if copied < want {
                 return (pos, true);
             }
+            if iov.is_empty() {
+                break;
+            }
+            // Between pages: a read can ask for up to 2 GiB.
+            task::cond_resched();
         }
         (pos, false)
     }
@@ -148,15 +150,16 @@ impl MiscDevice for RamFile {
         }
         let rf: ArcBorrow<'_, RamFile> = kiocb.file();
         let contents = rf.lock(&kiocb)?;
-        // A position that does not fit in a `usize` is far beyond the end of the file.
-        let start = usize::try_from(kiocb.ki_pos()).unwrap_or(usize::MAX);
+        // The VFS never passes a negative position; one would convert to a position beyond
+        // any size and read as the end of the file.
+        let start = kiocb.ki_pos() as usize;
         let (pos, fault) = RamFile::read(&contents, start, iov);
         drop(contents);
         if pos == start {
             return if fault { Err(EFAULT) } else { Ok(0) };
         }
-        // At most the capacity, which fits.
-        kiocb.set_pos(pos)?;
+        // At most the capacity (256 MiB), so the conversion is exact.
+        *kiocb.ki_pos_mut() = pos as i64;
         Ok(pos - start)
     }
 
@@ -173,31 +176,22 @@ impl MiscDevice for RamFile {
         let start = if kiocb.is_append() {
             contents.size
         } else {
-            // A position that does not fit in a `usize` is beyond the capacity.
-            usize::try_from(kiocb.ki_pos()).unwrap_or(usize::MAX)
+            // As in `read_iter`, a negative position would convert to one beyond the capacity.
+            kiocb.ki_pos() as usize
         };
         if start >= rf.capacity {
             return Err(ENOSPC);
         }
 
+        // Not empty and below the capacity: at least one copy.
         let mut pos = start;
-        let mut stop = Ok(());
-        while !iov.is_empty() && pos < rf.capacity {
+        let stop = loop {
             let offset = pos % PAGE_SIZE;
             let want = (PAGE_SIZE - offset).min(iov.len()).min(rf.capacity - pos);
-            if current!().fatal_signal_pending() {
-                stop = Err(EINTR);
-                break;
-            }
-            // Between pages: a write can be up to 2 GiB.
-            if pos > start {
-                task::cond_resched();
-            }
             // The copy below runs with page faults disabled, so bring the source in first; if
             // none of it can be, the write ends here.
             if iov.fault_in_readable(want) == want {
-                stop = Err(EFAULT);
-                break;
+                break Err(EFAULT);
             }
             let page = &mut contents.pages[pos / PAGE_SIZE];
             // A short copy means the source went away again or only its start could be faulted
@@ -206,12 +200,18 @@ impl MiscDevice for RamFile {
                 Ok(copied) => pos += copied,
                 // Not expected (the range lies inside the page), but what was stored so far
                 // must still be accounted for below.
-                Err(e) => {
-                    stop = Err(e);
-                    break;
-                }
+                Err(e) => break Err(e),
             }
-        }
+            if iov.is_empty() || pos >= rf.capacity {
+                break Ok(());
+            }
+            // Before the next page or a retry: a write can be up to 2 GiB, so let a fatal
+            // signal end it and other tasks run.
+            if current!().fatal_signal_pending() {
+                break Err(EINTR);
+            }
+            task::cond_resched();
+        };
         if pos > start && pos > contents.size {
             // INVARIANT: The bytes up to `pos` were just written; those after it stay zero.
             contents.size = pos;
@@ -219,11 +219,11 @@ impl MiscDevice for RamFile {
         drop(contents);
 
         if pos == start {
-            // The loop ran at least once and left without copying, so `stop` is an error.
+            // Only an error ends the loop before anything is copied.
             return Err(stop.err().unwrap_or(EFAULT));
         }
-        // At most the capacity, which fits.
-        kiocb.set_pos(pos)?;
+        // At most the capacity (256 MiB), so the conversion is exact.
+        *kiocb.ki_pos_mut() = pos as i64;
         Ok(pos - start)
     }
 
