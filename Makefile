@@ -45,6 +45,8 @@ GUEST_ARGS = $(if $(SOAK),IOV_SOAK=$(SOAK) TEST_TIMEOUT=$(BOOT_TIMEOUT))
 # test checks that the module parameter took effect.
 RAMFILE_CAPACITY = 4195304
 GUEST_ARGS += c_iov_ramfile.capacity=$(RAMFILE_CAPACITY) rust_iov_ramfile.capacity=$(RAMFILE_CAPACITY)
+# Negative: the mainline sample's tag test checks the i8 parameter parser.
+GUEST_ARGS += rust_misc_mainline.tag=-7
 # The debug boot also injects usercopy faults (at least FAULTS in each of
 # two workloads) and repeats the concurrency test SOAK_ROUNDS times.
 FAULTS      ?= 10000

@@ -5,13 +5,14 @@
 //! C header: [`include/linux/moduleparam.h`](srctree/include/linux/moduleparam.h)
 //!
 //! A module declares its parameters in the `params` key of [`module!`](crate::prelude::module),
-//! as in mainline Linux: a name, a Rust integer type (`u8`, `i16`, `u16`, `i32`, `u32`, `i64`,
-//! `u64`, `isize`, `usize`; `bool` too), a default and a description. The macro puts a
+//! as in mainline Linux: a name, a Rust integer type (`i8`, `u8`, `i16`, `u16`, `i32`, `u32`,
+//! `i64`, `u64`, `isize`, `usize`; `bool` too), a default and a description. The macro puts a
 //! [`ModuleParamAccess`] static holding the value in the module's `module_parameters` module, read
 //! with `value()` as in mainline, a [`KernelParam`] describing it in the `__param` section (where
 //! the kernel finds the parameters of built-in code and of loaded modules) and `parm`/`parmtype`
 //! strings in `.modinfo` (for `modinfo`). The values are parsed by the kernel's C parsers
-//! (`param_ops_ulong`, ...), so they accept what `module_param()` accepts.
+//! (`param_ops_ulong`, ...), so they accept what `module_param()` accepts; `i8`, which C has no
+//! parser for, by [`PARAM_OPS_I8`], in the same way.
 //!
 //! The parameters are read-only after load: their files in `/sys/module/<name>/parameters/` have
 //! mode 0444. The kernel sets them from the command line (`<name>.<param>=value`, built-in code)
@@ -45,7 +46,11 @@
 //! }
 //! ```
 
-use crate::{bindings, ffi::c_void, str::CStr};
+use crate::{
+    bindings,
+    ffi::{c_char, c_int, c_void},
+    str::CStr,
+};
 use core::cell::UnsafeCell;
 
 /// The value of a module parameter of type `T`, set by the kernel before the module runs.
@@ -131,5 +136,76 @@ impl KernelParam {
             flags: 0,
             __bindgen_anon_1: bindings::kernel_param__bindgen_ty_1 { arg },
         })
+    }
+}
+
+/// The `kernel_param_ops` of an `i8` parameter, which C has none for (its `byte` is unsigned):
+/// parsed like C's integer parameters, with `kstrtos8()` (decimal, `0x` hex or `0` octal, a
+/// trailing newline allowed; out of range is `ERANGE`, anything else `EINVAL`), printed in
+/// decimal. Mainline has one under the same name.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::{bindings, c_str, module_param::PARAM_OPS_I8, str::CStr};
+///
+/// let mut value: i8 = 0;
+/// // SAFETY: All zeroes is a valid `struct kernel_param`.
+/// let mut kp: bindings::kernel_param = unsafe { core::mem::zeroed() };
+/// kp.__bindgen_anon_1.arg = (&raw mut value).cast();
+/// let set = PARAM_OPS_I8.set.unwrap();
+/// let parse = |text: &CStr| {
+///     // SAFETY: `text` is NUL-terminated and `kp.arg` points to `value`, which only `set`
+///     // accesses during the call.
+///     unsafe { set(text.as_char_ptr(), &kp) }
+/// };
+/// assert_eq!(parse(c_str!("-128")), 0);
+/// assert_eq!(value, -128);
+/// assert_eq!(parse(c_str!("0x7f\n")), 0);
+/// assert_eq!(value, 127);
+/// assert_eq!(parse(c_str!("128")), ERANGE.to_errno());
+/// assert_eq!(parse(c_str!("-129")), ERANGE.to_errno());
+/// assert_eq!(parse(c_str!("1x")), EINVAL.to_errno());
+/// assert_eq!(parse(c_str!("")), EINVAL.to_errno());
+/// // A value that does not parse leaves the old one.
+/// assert_eq!(value, 127);
+/// ```
+pub static PARAM_OPS_I8: bindings::kernel_param_ops = bindings::kernel_param_ops {
+    flags: 0,
+    set: Some(param_set_i8),
+    get: Some(param_get_i8),
+    free: None,
+};
+
+/// Parses `val` into the `i8` that `kp` points to (the `set` of [`PARAM_OPS_I8`]).
+///
+/// # Safety
+///
+/// `val` is a NUL-terminated string, and `kp` a `struct kernel_param` whose `arg` points to an
+/// `i8` that nothing else accesses during the call.
+unsafe extern "C" fn param_set_i8(val: *const c_char, kp: *const bindings::kernel_param) -> c_int {
+    // SAFETY: The caller guarantees `val` and that `kp->arg` points to an `i8` that only this
+    // call accesses; `kstrtos8()` writes it only when `val` parses.
+    unsafe { bindings::kstrtos8(val, 0, (*kp).__bindgen_anon_1.arg.cast()) }
+}
+
+/// Prints the `i8` that `kp` points to into `buffer`, with a newline (the `get` of
+/// [`PARAM_OPS_I8`], for the parameter's file in sysfs).
+///
+/// # Safety
+///
+/// `buffer` is a page-aligned buffer of `PAGE_SIZE` bytes (sysfs gives one), and `kp` a
+/// `struct kernel_param` whose `arg` points to an `i8` that nothing writes during the call.
+unsafe extern "C" fn param_get_i8(buffer: *mut c_char, kp: *const bindings::kernel_param) -> c_int {
+    // SAFETY: The caller guarantees that `kp->arg` points to an `i8` nothing writes meanwhile.
+    let value = unsafe { *(*kp).__bindgen_anon_1.arg.cast::<i8>() };
+    // SAFETY: The caller guarantees the buffer; the format is NUL-terminated and takes the one
+    // `int` passed.
+    unsafe {
+        bindings::sysfs_emit(
+            buffer,
+            crate::c_str!("%d\n").as_char_ptr(),
+            c_int::from(value),
+        )
     }
 }

@@ -6,7 +6,8 @@
 //! returns. It uses nothing but what mainline Linux 6.18 offers for misc devices: `MiscDevice`
 //! with `open(file, misc)`, `read_iter`/`write_iter` taking a `Kiocb<'_, Self::Ptr>`,
 //! `IovIterDest::simple_read_from_buffer` and `IovIterSource::copy_from_iter_vec`, `ioctl`,
-//! `show_fdinfo` with `seq_print!`, and an `InPlaceModule`.
+//! `show_fdinfo` with `seq_print!`, an `InPlaceModule` and a module parameter (`tag`, an `i8`
+//! shown in fdinfo).
 //! It builds unchanged on mainline, which is what it is here to prove: if this series' API drifts
 //! from mainline's, this sample stops building. `rust_misc_mainline_test.c` tests it from user
 //! space.
@@ -37,6 +38,12 @@ module! {
     author: "Rust for Linux Contributors",
     description: "Scratch pad misc device using only mainline's Rust API",
     license: "GPL",
+    params: {
+        tag: i8 {
+            default: 0,
+            description: "a number every open file shows in its fdinfo",
+        },
+    },
 }
 
 #[pin_data]
@@ -118,9 +125,10 @@ impl MiscDevice for Scratch {
         let pad = me.pad.lock();
         seq_print!(
             m,
-            "scratch_len:\t{}\nscratch_writes:\t{}\n",
+            "scratch_len:\t{}\nscratch_writes:\t{}\nscratch_tag:\t{}\n",
             pad.data.len(),
-            pad.writes
+            pad.writes,
+            *module_parameters::tag.value()
         );
     }
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/uio.h>
@@ -93,24 +94,62 @@ TEST_F(scratch, ioctl)
 	ASSERT_EQ(ENOTTY, errno);
 }
 
+/* Reads the small text file @path into @text; returns its length, or -1. */
+static ssize_t read_text(const char *path, char *text, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, size - 1);
+	close(fd);
+	if (n >= 0)
+		text[n] = 0;
+	return n;
+}
+
 /* show_fdinfo adds its lines to /proc/self/fdinfo/<fd>. */
 TEST_F(scratch, fdinfo)
 {
 	char path[64], text[512];
-	ssize_t n;
-	int info;
 
 	ASSERT_EQ(3, write(self->fd, "abc", 3));
 	ASSERT_EQ(2, write(self->fd, "de", 2));
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", self->fd);
-	info = open(path, O_RDONLY);
-	ASSERT_LE(0, info);
-	n = read(info, text, sizeof(text) - 1);
-	close(info);
-	ASSERT_LT(0, n);
-	text[n] = 0;
+	ASSERT_LT(0, read_text(path, text, sizeof(text)));
 	EXPECT_NE(NULL, strstr(text, "scratch_len:\t2\n")) TH_LOG("%s", text);
 	EXPECT_NE(NULL, strstr(text, "scratch_writes:\t2\n")) TH_LOG("%s", text);
+}
+
+/*
+ * The module parameter tag, an i8: the value the kernel command line gives
+ * (rust_misc_mainline.tag=, 0 without it) is the one sysfs and every file's
+ * fdinfo show. make check passes a negative one.
+ */
+TEST_F(scratch, tag_parameter)
+{
+	char cmdline[4096], path[64], text[512], want[64];
+	const char *arg;
+	long tag = 0;
+
+	ASSERT_LT(0, read_text("/proc/cmdline", cmdline, sizeof(cmdline)));
+	arg = strstr(cmdline, "rust_misc_mainline.tag=");
+	if (arg)
+		tag = strtol(arg + strlen("rust_misc_mainline.tag="), NULL, 0);
+	else
+		TH_LOG("no rust_misc_mainline.tag= on the command line: expecting 0");
+
+	snprintf(want, sizeof(want), "%ld\n", tag);
+	ASSERT_LT(0, read_text("/sys/module/rust_misc_mainline/parameters/tag",
+			       text, sizeof(text)));
+	EXPECT_STREQ(want, text);
+
+	snprintf(want, sizeof(want), "scratch_tag:\t%ld\n", tag);
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", self->fd);
+	ASSERT_LT(0, read_text(path, text, sizeof(text)));
+	EXPECT_NE(NULL, strstr(text, want)) TH_LOG("%s", text);
 }
 
 /*
