@@ -140,9 +140,9 @@ impl KernelParam {
 }
 
 /// The `kernel_param_ops` of an `i8` parameter, which C has none for (its `byte` is unsigned):
-/// parsed like C's integer parameters, with `kstrtos8()` (decimal, `0x` hex or `0` octal, a
-/// trailing newline allowed; out of range is `ERANGE`, anything else `EINVAL`), printed in
-/// decimal. Mainline has one under the same name.
+/// parsed like C's integer parameters, with `kstrtos8()` (an optional sign, then decimal, `0x`
+/// hex or `0` octal, a trailing newline allowed; out of range is `ERANGE`, anything else
+/// `EINVAL`), printed in decimal. Mainline has one under the same name.
 ///
 /// # Examples
 ///
@@ -152,7 +152,7 @@ impl KernelParam {
 /// let mut value: i8 = 0;
 /// // SAFETY: All zeroes is a valid `struct kernel_param`.
 /// let mut kp: bindings::kernel_param = unsafe { core::mem::zeroed() };
-/// kp.__bindgen_anon_1.arg = (&raw mut value).cast();
+/// kp.__bindgen_anon_1.arg = core::ptr::addr_of_mut!(value).cast();
 /// let set = PARAM_OPS_I8.set.unwrap();
 /// let parse = |text: &CStr| {
 ///     // SAFETY: `text` is NUL-terminated and `kp.arg` points to `value`, which only `set`
@@ -189,21 +189,22 @@ unsafe extern "C" fn param_set_i8(val: *const c_char, kp: *const bindings::kerne
     unsafe { bindings::kstrtos8(val, 0, (*kp).__bindgen_anon_1.arg.cast()) }
 }
 
-/// Prints the `i8` that `kp` points to into `buffer`, with a newline (the `get` of
-/// [`PARAM_OPS_I8`], for the parameter's file in sysfs).
+/// Prints the `i8` that `kp` points to into `buffer`, with a newline, as C's `param_get_*()`
+/// do (the `get` of [`PARAM_OPS_I8`], for the parameter's file in sysfs).
 ///
 /// # Safety
 ///
-/// `buffer` is a page-aligned buffer of `PAGE_SIZE` bytes (sysfs gives one), and `kp` a
-/// `struct kernel_param` whose `arg` points to an `i8` that nothing writes during the call.
+/// `buffer` is valid for writes of `PAGE_SIZE` bytes, and `kp` a `struct kernel_param` whose
+/// `arg` points to an `i8` that nothing writes during the call.
 unsafe extern "C" fn param_get_i8(buffer: *mut c_char, kp: *const bindings::kernel_param) -> c_int {
     // SAFETY: The caller guarantees that `kp->arg` points to an `i8` nothing writes meanwhile.
     let value = unsafe { *(*kp).__bindgen_anon_1.arg.cast::<i8>() };
-    // SAFETY: The caller guarantees the buffer; the format is NUL-terminated and takes the one
-    // `int` passed.
+    // SAFETY: The caller guarantees `PAGE_SIZE` bytes at `buffer`; the format is NUL-terminated
+    // and takes the one `int` passed. `scnprintf()` returns at most `PAGE_SIZE - 1`.
     unsafe {
-        bindings::sysfs_emit(
+        bindings::scnprintf(
             buffer,
+            crate::page::PAGE_SIZE,
             crate::c_str!("%d\n").as_char_ptr(),
             c_int::from(value),
         )

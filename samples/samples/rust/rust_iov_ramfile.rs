@@ -150,9 +150,9 @@ impl MiscDevice for RamFile {
         }
         let rf: ArcBorrow<'_, RamFile> = kiocb.file();
         let contents = rf.lock(&kiocb)?;
-        // The VFS never passes a negative position; one would convert to a position beyond
-        // any size and read as the end of the file.
-        let start = kiocb.ki_pos() as usize;
+        // The VFS never passes a negative position; one would become a huge one here, and a
+        // position that does not fit in a `usize` is far beyond the end of the file.
+        let start = usize::try_from(kiocb.ki_pos() as u64).unwrap_or(usize::MAX);
         let (pos, fault) = RamFile::read(&contents, start, iov);
         drop(contents);
         if pos == start {
@@ -176,8 +176,8 @@ impl MiscDevice for RamFile {
         let start = if kiocb.is_append() {
             contents.size
         } else {
-            // As in `read_iter`, a negative position would convert to one beyond the capacity.
-            kiocb.ki_pos() as usize
+            // As in `read_iter`; such a position is beyond the capacity.
+            usize::try_from(kiocb.ki_pos() as u64).unwrap_or(usize::MAX)
         };
         if start >= rf.capacity {
             return Err(ENOSPC);
