@@ -25,7 +25,7 @@ DBG     := $(if $(VARIANT),-$(VARIANT))
 B       := $(CURDIR)/build
 KSRC    := $(B)/linux
 KWORK   := $(B)/linux-work
-# The series as a git branch to edit ("make edit", "make import").
+# The series as a git branch to edit ("make edit", "make export").
 KEDIT   := $(B)/linux-edit
 KOBJ    := $(B)/obj$(DBG)
 TOOLS   := $(B)/tools
@@ -101,7 +101,7 @@ FRAGMENT     := $(if $(DBG),$(B)/guest$(DBG).config,qemu/guest.config)
 USER_TESTS   := $(if $(DBG),$(B)/user-tests$(DBG),qemu/user-tests)
 EXPECTED     := $(if $(DBG),$(B)/expected-suites$(DBG),qemu/expected-suites)
 
-.PHONY: help deps tools tree patches patches-check edit import apply config kernel \
+.PHONY: help deps tools tree patches-check edit export apply config kernel \
 	lint-cached rustavailable tests initramfs lint qemu check clean distclean FORCE
 
 help:
@@ -114,10 +114,11 @@ help:
 	@echo '  deps          install missing Debian packages'
 	@echo '  tools         bindgen >= 0.65.1 in build/tools (Debian 13 package if needed)'
 	@echo '  tree          extract linux-source-6.12 into build/linux, commit "pristine"'
-	@echo '  patches       regenerate patches/ from c-core/, rust-bindings/, samples/'
-	@echo '  patches-check fail if patches/ is stale or the areas do not survive an import'
+	@echo '  patches-check fail unless patches/ and the views (c-core/, rust-bindings/,'
+	@echo '                samples/) are what exporting the series gives'
 	@echo '  edit          the series as branch "edit" of a git worktree, build/linux-edit'
-	@echo '  import        write the commits of build/linux-edit back into the areas'
+	@echo '                (git am of patches/ on pristine)'
+	@echo '  export        git format-patch of that branch into patches/, and the views'
 	@echo '  apply         git am patches/ onto pristine (EXCLUDE=glob leaves some out)'
 	@echo '  config        guest .config: tinyconfig + qemu/guest.config, verified'
 	@echo '  rustavailable ask the kernel whether the Rust toolchain is usable'
@@ -133,7 +134,7 @@ help:
 	@echo '                plot in build/bench/iov/ (not in check)'
 	@echo '  clean         remove kernel objects and boot output (keeps the tree)'
 	@echo '  distclean     remove build/ entirely (refused while build/linux-edit'
-	@echo '                holds work that is not imported)'
+	@echo '                holds work that is not exported)'
 	@echo
 	@echo 'Kernel variants (each in its own build/obj-*, build/qemu-*):'
 	@echo '  check DEBUG=1 the hardened kernel: KASAN, UBSAN, lockdep, usercopy fault'
@@ -170,22 +171,19 @@ $(TOOLS)/bin/bindgen: | deps
 tools: $(TOOLS)/bin/bindgen
 
 $(STAMP_TREE): $(TARBALL) | deps
-	@scripts/edit.sh check $(KEDIT)
+	@scripts/series.sh pending $(KEDIT)
 	@scripts/tree.sh $(TARBALL) $(KSRC) $(KWORK) $(KEDIT)
 
 tree: $(STAMP_TREE)
 
-patches: $(STAMP_TREE)
-	@$(TREE_LOCK) scripts/mkpatches.sh $(KWORK) patches $(STAMP_PATCHES)
-
 patches-check: $(STAMP_TREE)
-	@$(TREE_LOCK) scripts/mkpatches.sh --check $(KWORK) patches $(STAMP_PATCHES)
+	@$(TREE_LOCK) scripts/series.sh check $(KWORK) patches $(STAMP_PATCHES)
 
 edit: $(STAMP_TREE)
-	@scripts/edit.sh edit $(KSRC) $(KEDIT)
+	@scripts/series.sh edit $(KSRC) $(KEDIT) patches
 
-import:
-	@scripts/edit.sh import $(KEDIT)
+export:
+	@scripts/series.sh export $(KEDIT) patches
 
 # Rewritten only when the applied series changes, so what depends on it is
 # rebuilt only then. After the series check: a stale patches/ is not built.
@@ -349,7 +347,7 @@ clean:
 		$(B)/lint.tap* $(B)/rust-compile-fail $(B)/lint-cache $(B)/sample-modules
 
 distclean:
-	@scripts/edit.sh check $(KEDIT)
+	@scripts/series.sh pending $(KEDIT)
 	rm -rf $(B)
 
 FORCE:

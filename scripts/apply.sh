@@ -21,7 +21,7 @@ pdir=$3
 stamp=$4
 shift 4
 
-[ -f "$pdir/series" ] || die "$pdir/series is missing: run 'make patches'"
+[ -f "$pdir/series" ] || die "$pdir/series is missing"
 list=
 for p in $(grep -v '^#' "$pdir/series"); do
 	for x in "$@"; do
@@ -66,11 +66,11 @@ if ! git -C "$work" am -q $paths >"$work.am.log" 2>&1; then
 	sed 's/^/  /' "$work.am.log" >&2
 	git -C "$work" am --abort >/dev/null 2>&1 || true
 	have=$(cat "$(git -C "$src" rev-parse --path-format=absolute --git-common-dir)/debian-version")
-	made=$(sed -n 's/^# base: //p' "$pdir/series")
+	made=$(sed -n 's/^# The series.*; base: Debian //p' "$pdir/series")
 	die "the series does not apply to linux-source-6.12 $have (it was made against" \
-		"$made; the failing patch is named above). Refresh the edits in c-core/," \
-		"rust-bindings/, samples/ for this tree ('make edit', rebase, 'make import')" \
-		"and run 'make patches'."
+		"$made; the failing patch is named above). Refresh it for this tree: git am" \
+		"-3 the series onto pristine in build/linux-edit, resolve, commit the branch as" \
+		"'edit', then 'make export'."
 fi
 head=$(git -C "$work" rev-parse HEAD)
 git -C "$src" checkout -q --detach "$head"

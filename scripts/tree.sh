@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Extract Debian's linux-source-6.12 into DIR as a git repository whose one
 # commit, tagged "pristine", is the tarball as shipped, and add WORK, a
-# scratch worktree where the series is built and applied (scripts/apply.sh,
-# scripts/mkpatches.sh). The last thing written is DIR/.git/debian-version,
+# scratch worktree where the series is applied and checked (scripts/apply.sh,
+# scripts/series.sh). The last thing written is DIR/.git/debian-version,
 # so an interrupted run starts again from scratch. EDIT, the worktree of
 # "make edit", goes with the repository that holds its branch: the Makefile
-# has checked that it holds no work that is not imported.
+# has checked that it holds no work that is not exported.
 # Usage: scripts/tree.sh TARBALL DIR WORK EDIT
 set -eu
 . "$(dirname "$0")/lib.sh"

@@ -21,7 +21,12 @@
 //! Beyond what C hands in, this module builds iterators over kernel memory borrowed from Rust
 //! ([`IoSlice`] and [`IoSliceMut`] for `kvec`s, [`BioVec`] and [`BioVecMut`] for page
 //! fragments, [`IovIterDest::discard`]). C's own [`IovIterSource::revert`] trusts its caller,
-//! and is `unsafe`.
+//! and is `unsafe`; the introspection shared by both directions is in [`IovIter`], with a guard
+//! ([`IovIter::checkpoint`]) through which an iterator can be moved back, truncated and
+//! re-expanded without ever leaving the range it had when the guard was made.
+//!
+//! Page copies, zeroing, faulting in, `_full` and typed copies come on top of mainline's
+//! copies.
 //!
 //! # Examples
 //!
@@ -54,11 +59,20 @@ use crate::{
     alloc::{Allocator, Flags, Vec},
     bindings,
     error::{code::*, Result},
-    ffi::{c_uint, c_ulong},
+    ffi::{c_int, c_uint, c_ulong},
     page::{Page, PAGE_SIZE},
-    types::Opaque,
+    types::{AsBytes, FromBytes, Opaque},
 };
-use core::{marker::PhantomData, mem::MaybeUninit, ptr, slice};
+use core::{
+    marker::PhantomData,
+    mem::{size_of, MaybeUninit},
+    ops::{Deref, DerefMut},
+    ptr, slice,
+};
+
+mod pages;
+
+pub use pages::{IterPages, PageHold};
 
 const ITER_SOURCE: bool = bindings::ITER_SOURCE != 0;
 const ITER_DEST: bool = bindings::ITER_DEST != 0;
@@ -75,6 +89,18 @@ crate::static_assert!(ITER_SOURCE != ITER_DEST);
 unsafe fn raw_count(iov: *const bindings::iov_iter) -> usize {
     // SAFETY: The caller guarantees that `iov` is initialised; `count` is valid for every type.
     unsafe { (*iov).__bindgen_anon_1.__bindgen_anon_1.as_ref().count }
+}
+
+/// Writes the `count` field.
+///
+/// # Safety
+///
+/// `iov` points to an initialised `struct iov_iter` that has at least `count` bytes from its
+/// position, and that nothing else accesses.
+#[inline]
+unsafe fn set_raw_count(iov: *mut bindings::iov_iter, count: usize) {
+    // SAFETY: As the caller guarantees.
+    unsafe { (*iov).__bindgen_anon_1.__bindgen_anon_1.as_mut().count = count };
 }
 
 /// An iterator that data is copied out of (C's `ITER_SOURCE`), e.g. the one a `write_iter`
@@ -1178,5 +1204,879 @@ impl IovIterDest<'static> {
         // no memory.
         unsafe { bindings::iov_iter_discard(this.iov.get(), bindings::ITER_DEST, len) };
         this
+    }
+}
+
+/// The kind of memory an iterator walks (C's `enum iter_type`).
+///
+/// # Examples
+///
+/// ```
+/// use kernel::iov::{IovIter, IovIterDest, IterType};
+///
+/// assert_eq!(IovIterDest::discard(8).iter_type(), IterType::Discard);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IterType {
+    /// One user buffer (`ITER_UBUF`).
+    Ubuf,
+    /// An array of user buffers (`ITER_IOVEC`).
+    Iovec,
+    /// An array of page fragments (`ITER_BVEC`).
+    Bvec,
+    /// An array of kernel buffers (`ITER_KVEC`).
+    Kvec,
+    /// A queue of folios (`ITER_FOLIOQ`).
+    Folioq,
+    /// A range of an xarray of folios (`ITER_XARRAY`).
+    Xarray,
+    /// No memory: data copied into it is dropped (`ITER_DISCARD`).
+    Discard,
+}
+
+mod private {
+    use crate::bindings;
+
+    /// Implemented by the two iterator types only.
+    pub trait Sealed {
+        /// Returns the C iterator.
+        fn raw(&self) -> *mut bindings::iov_iter;
+    }
+
+    impl Sealed for super::IovIterSource<'_> {
+        #[inline]
+        fn raw(&self) -> *mut bindings::iov_iter {
+            self.iov.get()
+        }
+    }
+
+    impl Sealed for super::IovIterDest<'_> {
+        #[inline]
+        fn raw(&self) -> *mut bindings::iov_iter {
+            self.iov.get()
+        }
+    }
+}
+
+/// What [`IovIterSource`] and [`IovIterDest`] have in common beyond copying: questions about
+/// the memory they walk, and a guard to move them back safely.
+///
+/// Implemented by those two types only.
+pub trait IovIter: private::Sealed + Sized {
+    /// Returns the kind of memory the iterator walks.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIter, IterType};
+    ///
+    /// assert_eq!(IoSlice::new(b"x").source().iter_type(), IterType::Kvec);
+    /// ```
+    #[inline]
+    fn iter_type(&self) -> IterType {
+        // SAFETY: By the type invariants the iterator is initialised.
+        match u32::from(unsafe { (*self.raw()).iter_type }) {
+            bindings::iter_type_ITER_UBUF => IterType::Ubuf,
+            bindings::iter_type_ITER_IOVEC => IterType::Iovec,
+            bindings::iter_type_ITER_BVEC => IterType::Bvec,
+            bindings::iter_type_ITER_KVEC => IterType::Kvec,
+            bindings::iter_type_ITER_FOLIOQ => IterType::Folioq,
+            bindings::iter_type_ITER_XARRAY => IterType::Xarray,
+            // The only other value 6.12 defines.
+            _ => IterType::Discard,
+        }
+    }
+
+    /// Returns `true` if the iterator walks user memory (C's `user_backed_iter()`): copies can
+    /// fault and come up short at any byte.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIter};
+    ///
+    /// assert!(!IoSlice::new(b"kernel").source().is_user_backed());
+    /// ```
+    #[inline]
+    fn is_user_backed(&self) -> bool {
+        matches!(self.iter_type(), IterType::Ubuf | IterType::Iovec)
+    }
+
+    /// Returns the number of segments left, the current one included: C's `nr_segs` for
+    /// `ITER_IOVEC`, `ITER_KVEC` and `ITER_BVEC`, 1 for `ITER_UBUF`, 0 for types without a
+    /// segment array.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIter, IovIterSource};
+    ///
+    /// let segs = [IoSlice::new(b"ab"), IoSlice::new(b"cd"), IoSlice::new(b"ef")];
+    /// let mut src = IovIterSource::kvec(&segs);
+    /// assert_eq!(src.nr_segs(), 3);
+    /// src.advance(3);
+    /// assert_eq!(src.nr_segs(), 2);
+    /// src.advance(3);
+    /// assert_eq!(src.nr_segs(), 0);
+    /// ```
+    #[inline]
+    fn nr_segs(&self) -> usize {
+        match self.iter_type() {
+            // SAFETY: The iterator is initialised, and for these types the union holds
+            // `nr_segs`.
+            IterType::Ubuf | IterType::Iovec | IterType::Kvec | IterType::Bvec => unsafe {
+                (*self.raw()).__bindgen_anon_2.nr_segs
+            },
+            _ => 0,
+        }
+    }
+
+    /// Returns the number of bytes left in the current segment (C's
+    /// `iov_iter_single_seg_count()`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIter, IovIterSource};
+    ///
+    /// let segs = [IoSlice::new(b"abcd"), IoSlice::new(b"ef")];
+    /// let mut src = IovIterSource::kvec(&segs);
+    /// src.advance(1);
+    /// assert_eq!(src.segment_len(), 3);
+    /// src.advance(3);
+    /// assert_eq!(src.segment_len(), 2);
+    /// ```
+    #[inline]
+    fn segment_len(&self) -> usize {
+        // SAFETY: The iterator is valid; the function only reads it.
+        unsafe { bindings::iov_iter_single_seg_count(self.raw()) }
+    }
+
+    /// Returns the number of pages the rest of the iterator touches, counting up to `max` (C's
+    /// `iov_iter_npages()`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{BioVec, IovIter, IovIterSource};
+    /// use kernel::page::{Page, PAGE_SIZE};
+    ///
+    /// let a = Page::alloc_page(GFP_KERNEL)?;
+    /// let b = Page::alloc_page(GFP_KERNEL)?;
+    /// let segs = [BioVec::new(&a, PAGE_SIZE - 8, 8)?, BioVec::new(&b, 0, 8)?];
+    /// let src = IovIterSource::bvec(&segs);
+    /// assert_eq!((src.npages(16), src.npages(1)), (2, 1));
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    fn npages(&self, max: usize) -> usize {
+        let max = max.min(c_int::MAX as usize) as c_int;
+        // SAFETY: The iterator is valid; the function only reads it.
+        let n = unsafe { bindings::iov_iter_npages(self.raw(), max) };
+        n.max(0) as usize
+    }
+
+    /// Returns the OR of the addresses and lengths of the rest of the segments, whose lowest set
+    /// bit is the alignment of the whole (C's `iov_iter_alignment()`); 0 when empty.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{BioVec, IovIter, IovIterSource};
+    /// use kernel::page::Page;
+    ///
+    /// let page = Page::alloc_page(GFP_KERNEL)?;
+    /// let segs = [BioVec::new(&page, 512, 1024)?];
+    /// let mut src = IovIterSource::bvec(&segs);
+    /// assert_eq!(src.alignment() & 511, 0);
+    /// src.advance(2);
+    /// assert_eq!(src.alignment() & 3, 2);
+    /// src.advance(usize::MAX);
+    /// assert_eq!(src.alignment(), 0);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    fn alignment(&self) -> usize {
+        // SAFETY: The iterator is valid; the function only reads it, and reads no segment
+        // once it is empty.
+        unsafe { bindings::iov_iter_alignment(self.raw()) as usize }
+    }
+
+    /// Returns the OR of the boundaries between the segments of a user-backed iterator (the start
+    /// of each segment but the first, the end of each but the last), which tells whether they can
+    /// be merged into one request (C's `iov_iter_gap_alignment()`); `None` for other types, for
+    /// which C does not define it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIter, IovIterSource};
+    ///
+    /// let segs = [IoSlice::new(b"ab"), IoSlice::new(b"cd")];
+    /// assert_eq!(IovIterSource::kvec(&segs).gap_alignment(), None);
+    /// ```
+    #[inline]
+    fn gap_alignment(&self) -> Option<usize> {
+        if !self.is_user_backed() {
+            return None;
+        }
+        // SAFETY: The iterator is valid and user-backed, as the function requires; it only
+        // reads it.
+        Some(unsafe { bindings::iov_iter_gap_alignment(self.raw()) as usize })
+    }
+
+    /// Returns `true` if no segment's address has a bit of `addr_mask` set and no segment's
+    /// length a bit of `len_mask` (C's `iov_iter_is_aligned()`); an empty iterator is aligned.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{BioVec, IovIter, IovIterSource};
+    /// use kernel::page::Page;
+    ///
+    /// let page = Page::alloc_page(GFP_KERNEL)?;
+    /// let segs = [BioVec::new(&page, 512, 1024)?];
+    /// let mut src = IovIterSource::bvec(&segs);
+    /// assert!(src.is_aligned(511, 511));
+    /// src.advance(1);
+    /// assert!(!src.is_aligned(511, 0));
+    /// src.advance(usize::MAX);
+    /// assert!(src.is_aligned(511, 511));
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    fn is_aligned(&self, addr_mask: u32, len_mask: u32) -> bool {
+        // SAFETY: The iterator is valid; the function only reads it, and reads no segment
+        // once it is empty.
+        unsafe { bindings::iov_iter_is_aligned(self.raw(), addr_mask, len_mask) }
+    }
+
+    /// Remembers where the iterator is and what is left of it; the returned guard gives access
+    /// to the iterator, moves it back safely and puts it back when dropped.
+    ///
+    /// # Examples
+    ///
+    /// Try a copy, and undo it unless all of it went through:
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIter, IovIterSource};
+    ///
+    /// fn take_all(src: &mut IovIterSource<'_>, out: &mut [u8]) -> bool {
+    ///     let mut guard = src.checkpoint();
+    ///     if guard.copy_from_iter(out) != out.len() {
+    ///         return false; // Dropping the guard moves `src` back.
+    ///     }
+    ///     guard.commit();
+    ///     true
+    /// }
+    ///
+    /// let segs = [IoSlice::new(b"abc"), IoSlice::new(b"defgh")];
+    /// let mut src = IovIterSource::kvec(&segs);
+    /// src.advance(1);
+    /// assert!(take_all(&mut src, &mut [0u8; 4]));
+    /// assert!(!take_all(&mut src, &mut [0u8; 4]));
+    /// assert_eq!(src.len(), 3);
+    /// ```
+    #[inline]
+    fn checkpoint(&mut self) -> IovCheckpoint<'_, Self> {
+        IovCheckpoint {
+            // SAFETY: The iterator is initialised and plain data; this is a copy of it.
+            saved: unsafe { ptr::read(self.raw()) },
+            hidden: 0,
+            iov: self,
+        }
+    }
+}
+
+impl IovIter for IovIterSource<'_> {}
+impl IovIter for IovIterDest<'_> {}
+
+/// A position of an iterator to come back to, with the iterator it belongs to: what
+/// [`IovIter::checkpoint`] returns.
+///
+/// It dereferences to the iterator, so everything can be done through it. What C leaves to its
+/// caller's care is checked here: [`IovCheckpoint::revert`] never goes back before the
+/// checkpoint, [`IovCheckpoint::reexpand`] gives back only what [`IovCheckpoint::truncate`]
+/// took. Dropping the guard puts the iterator back where it was, with all of its bytes;
+/// [`IovCheckpoint::commit`] keeps the new position instead.
+///
+/// It keeps a copy of the C iterator as it was (C's `iov_iter_save_state()` keeps part of
+/// one). Going back writes that copy and moves forward from it, so it stays within the
+/// iterator's memory even if the iterator behind the guard was replaced meanwhile (through
+/// [`DerefMut`] and [`core::mem::swap`]), and it works for every iterator type (C's
+/// `iov_iter_restore()` refuses discard, xarray and folio queue iterators).
+///
+/// # Invariants
+///
+/// `saved` is the state `iov` had when the guard was made, so it describes memory `iov` may
+/// access for its `'data`; `hidden` is at most what [`IovCheckpoint::truncate`] took away and
+/// not given back.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::iov::{IovIter, IovIterDest};
+///
+/// let mut dst = IovIterDest::discard(10);
+/// {
+///     let mut guard = dst.checkpoint();
+///     guard.advance(7);
+///     assert_eq!(guard.consumed(), 7);
+///     assert_eq!(guard.revert(8), Err(EINVAL));
+///     guard.revert(2)?;
+///     assert_eq!(guard.len(), 5);
+/// }
+/// assert_eq!(dst.len(), 10);
+/// # Ok::<(), Error>(())
+/// ```
+pub struct IovCheckpoint<'a, I: IovIter> {
+    iov: &'a mut I,
+    saved: bindings::iov_iter,
+    hidden: usize,
+}
+
+impl<I: IovIter> IovCheckpoint<'_, I> {
+    /// Returns how far the iterator moved forward since the checkpoint.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIter};
+    ///
+    /// let seg = IoSlice::new(b"abcdef");
+    /// let mut src = seg.source();
+    /// let mut guard = src.checkpoint();
+    /// guard.copy_from_iter(&mut [0u8; 4]);
+    /// guard.truncate(1);
+    /// assert_eq!(guard.consumed(), 4);
+    /// ```
+    #[inline]
+    pub fn consumed(&self) -> usize {
+        // SAFETY: `saved` is an initialised iterator state.
+        let start = unsafe { raw_count(&self.saved) };
+        // SAFETY: The iterator is initialised.
+        let now = unsafe { raw_count(self.iov.raw()) };
+        start.saturating_sub(now.saturating_add(self.hidden))
+    }
+
+    /// Puts the iterator `pos` bytes past the checkpoint with at most `len` bytes left.
+    #[inline]
+    fn seek(&mut self, pos: usize, len: usize) {
+        let raw = self.iov.raw();
+        // SAFETY: By the type invariants `saved` is a state of this iterator, valid for its
+        // `'data`: writing it back, then moving forward and lowering the count from there,
+        // leaves it inside its memory, whatever was done to it meanwhile. `&mut` access to the
+        // iterator is held.
+        unsafe {
+            ptr::write(raw, ptr::read(&self.saved));
+            bindings::iov_iter_advance(raw, pos);
+            if raw_count(raw) > len {
+                set_raw_count(raw, len);
+            }
+        }
+    }
+
+    /// Moves the iterator back by `bytes`, or fails with [`EINVAL`] and leaves it where it is
+    /// if that would go before the checkpoint.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIter, IovIterSource};
+    ///
+    /// let segs = [IoSlice::new(b"abc"), IoSlice::new(b"def")];
+    /// let mut src = IovIterSource::kvec(&segs);
+    /// src.advance(1);
+    /// let mut guard = src.checkpoint();
+    /// let mut out = [0u8; 4];
+    /// assert_eq!(guard.copy_from_iter(&mut out), 4);
+    /// guard.revert(3)?;
+    /// assert_eq!(guard.copy_from_iter(&mut out[..2]), 2);
+    /// assert_eq!(&out[..2], b"cd");
+    /// assert_eq!(guard.revert(4), Err(EINVAL));
+    /// guard.revert(3)?;
+    /// assert_eq!(guard.len(), 5);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn revert(&mut self, bytes: usize) -> Result {
+        let consumed = self.consumed();
+        if bytes > consumed {
+            return Err(EINVAL);
+        }
+        let len = self.iov_len() + bytes;
+        self.seek(consumed - bytes, len);
+        Ok(())
+    }
+
+    /// Lowers the number of bytes left to at most `max` and returns by how much it went down
+    /// (C's `iov_iter_truncate()`); [`IovCheckpoint::reexpand`] gives them back, and so do
+    /// [`IovCheckpoint::commit`] and dropping the guard.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIter};
+    ///
+    /// let seg = IoSlice::new(b"abcdefgh");
+    /// let mut src = seg.source();
+    /// let mut guard = src.checkpoint();
+    /// assert_eq!(guard.truncate(3), 5);
+    /// let mut out = [0u8; 8];
+    /// assert_eq!(guard.copy_from_iter(&mut out), 3);
+    /// assert_eq!(guard.reexpand(usize::MAX), 5);
+    /// assert_eq!(guard.copy_from_iter(&mut out[3..]), 5);
+    /// assert_eq!(&out, b"abcdefgh");
+    /// ```
+    #[inline]
+    pub fn truncate(&mut self, max: usize) -> usize {
+        let len = self.iov_len();
+        if len <= max {
+            return 0;
+        }
+        // SAFETY: Lowering the count keeps the iterator inside its memory; `&mut` access to it
+        // is held.
+        unsafe { set_raw_count(self.iov.raw(), max) };
+        // INVARIANT: `len - max` more bytes are hidden.
+        self.hidden += len - max;
+        len - max
+    }
+
+    /// Gives back up to `bytes` of what [`IovCheckpoint::truncate`] took and returns how many
+    /// (C's `iov_iter_reexpand()`, which takes the new count and trusts its caller).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIter};
+    ///
+    /// let seg = IoSlice::new(b"abcdefgh");
+    /// let mut src = seg.source();
+    /// let mut guard = src.checkpoint();
+    /// assert_eq!(guard.reexpand(1), 0);
+    /// guard.truncate(2);
+    /// assert_eq!(guard.reexpand(4), 4);
+    /// assert_eq!(guard.reexpand(4), 2);
+    /// assert_eq!(guard.len(), 8);
+    /// ```
+    #[inline]
+    pub fn reexpand(&mut self, bytes: usize) -> usize {
+        let bytes = bytes.min(self.hidden);
+        if bytes > 0 {
+            let len = self.iov_len() + bytes;
+            let consumed = self.consumed();
+            self.seek(consumed, len);
+            // INVARIANT: `bytes` of the hidden ones were given back.
+            self.hidden -= bytes;
+        }
+        bytes
+    }
+
+    /// Keeps the iterator where it is, with the bytes [`IovCheckpoint::truncate`] took given
+    /// back.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIter};
+    ///
+    /// let seg = IoSlice::new(b"abcd");
+    /// let mut src = seg.source();
+    /// let mut guard = src.checkpoint();
+    /// guard.advance(1);
+    /// guard.truncate(1);
+    /// guard.commit();
+    /// assert_eq!(src.len(), 3);
+    /// ```
+    #[inline]
+    pub fn commit(mut self) {
+        self.reexpand(usize::MAX);
+        core::mem::forget(self);
+    }
+
+    /// Puts the iterator back where it was when the guard was made: the same as dropping the
+    /// guard.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIter};
+    ///
+    /// let seg = IoSlice::new(b"abc");
+    /// let mut src = seg.source();
+    /// src.advance(1);
+    /// let mut guard = src.checkpoint();
+    /// guard.advance(2);
+    /// guard.rollback();
+    /// assert_eq!(src.len(), 2);
+    /// ```
+    #[inline]
+    pub fn rollback(self) {}
+
+    /// The count of the iterator.
+    #[inline]
+    fn iov_len(&self) -> usize {
+        // SAFETY: The iterator is initialised.
+        unsafe { raw_count(self.iov.raw()) }
+    }
+}
+
+impl<I: IovIter> Deref for IovCheckpoint<'_, I> {
+    type Target = I;
+
+    #[inline]
+    fn deref(&self) -> &I {
+        self.iov
+    }
+}
+
+impl<I: IovIter> DerefMut for IovCheckpoint<'_, I> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut I {
+        self.iov
+    }
+}
+
+impl<I: IovIter> Drop for IovCheckpoint<'_, I> {
+    #[inline]
+    fn drop(&mut self) {
+        let raw = self.iov.raw();
+        // SAFETY: As in `seek`: `saved` is a state of this iterator, valid for its `'data`.
+        unsafe { ptr::write(raw, ptr::read(&self.saved)) };
+    }
+}
+
+impl<'data> IovIterSource<'data> {
+    /// Fills all of `out` from the iterator, or fails with [`EFAULT`] and moves the iterator back
+    /// to where it was (C's `copy_from_iter_full()`); `out` may be partly written then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::IoSlice;
+    ///
+    /// let seg = IoSlice::new(b"abcdef");
+    /// let mut src = seg.source();
+    /// let mut out = [0u8; 4];
+    /// src.copy_from_iter_full(&mut out)?;
+    /// assert_eq!(&out, b"abcd");
+    /// assert_eq!(src.copy_from_iter_full(&mut out), Err(EFAULT));
+    /// assert_eq!(src.len(), 2);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn copy_from_iter_full(&mut self, out: &mut [u8]) -> Result {
+        let n = self.copy_from_iter(out);
+        if n == out.len() {
+            return Ok(());
+        }
+        // SAFETY: The copy just moved the iterator forward by `n` bytes.
+        unsafe { self.revert(n) };
+        Err(EFAULT)
+    }
+
+    /// Reads a plain-data value from the next `size_of::<T>()` bytes, or fails with [`EFAULT`]
+    /// and leaves the iterator where it was.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::IoSlice;
+    ///
+    /// let bytes = [1u8, 0, 0, 0, 2, 0];
+    /// let seg = IoSlice::new(&bytes);
+    /// let mut src = seg.source();
+    /// assert_eq!(src.read::<u32>()?, u32::from_le_bytes([1, 0, 0, 0]));
+    /// assert_eq!(src.read::<u32>(), Err(EFAULT));
+    /// assert_eq!(src.read::<u16>()?, u16::from_le_bytes([2, 0]));
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn read<T: FromBytes>(&mut self) -> Result<T> {
+        let mut value = MaybeUninit::<T>::uninit();
+        // SAFETY: `value` is valid for writes of `size_of::<T>()` bytes, any of which may be
+        // written since `T: FromBytes`.
+        let bytes = unsafe {
+            slice::from_raw_parts_mut(value.as_mut_ptr().cast::<MaybeUninit<u8>>(), size_of::<T>())
+        };
+        let n = self.copy_from_iter_raw(bytes).len();
+        if n != size_of::<T>() {
+            // SAFETY: The copy just moved the iterator forward by `n` bytes.
+            unsafe { self.revert(n) };
+            return Err(EFAULT);
+        }
+        // SAFETY: All of `value` was written, and any bytes are a valid `T`.
+        Ok(unsafe { value.assume_init() })
+    }
+
+    /// Copies up to `len` bytes from the iterator into `page` at `offset` and returns how many it
+    /// copied (C's `copy_page_from_iter()`); fails with [`EINVAL`] if the range is not inside
+    /// the page.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::IoSlice;
+    /// use kernel::page::{Page, PAGE_SIZE};
+    ///
+    /// let mut page = Page::alloc_page(GFP_KERNEL | __GFP_ZERO)?;
+    /// let seg = IoSlice::new(b"xyz");
+    /// let mut src = seg.source();
+    /// assert_eq!(src.copy_page_from_iter(&mut page, PAGE_SIZE - 2, 3), Err(EINVAL));
+    /// assert_eq!(src.copy_page_from_iter(&mut page, PAGE_SIZE - 8, 8)?, 3);
+    /// let mut back = [0u8; 3];
+    /// // SAFETY: `back` is valid for 3 bytes and nothing else uses `page`.
+    /// unsafe { page.read_raw(back.as_mut_ptr(), PAGE_SIZE - 8, 3)? };
+    /// assert_eq!(&back, b"xyz");
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn copy_page_from_iter(
+        &mut self,
+        page: &mut Page,
+        offset: usize,
+        len: usize,
+    ) -> Result<usize> {
+        page_range(offset, len)?;
+        // SAFETY: The range lies inside `page`, which is borrowed mutably; the iterator may be
+        // read for `'data`.
+        Ok(unsafe { bindings::copy_page_from_iter(page.as_ptr(), offset, len, self.as_raw()) })
+    }
+
+    /// Like [`IovIterSource::copy_page_from_iter`], with page faults disabled: it may be used
+    /// with a page lock held or in atomic context (C's `copy_page_from_iter_atomic()`). For user
+    /// memory that is not present it copies less, possibly nothing.
+    ///
+    /// # Examples
+    ///
+    /// A write loop in the style of filesystems: fault the source in, copy with faults
+    /// disabled, go on by what was copied.
+    ///
+    /// ```
+    /// use kernel::iov::{IoSlice, IovIterSource};
+    /// use kernel::page::{Page, PAGE_SIZE};
+    ///
+    /// fn fill(page: &mut Page, src: &mut IovIterSource<'_>) -> Result<usize> {
+    ///     let mut done = 0;
+    ///     while done < PAGE_SIZE && !src.is_empty() {
+    ///         let want = (PAGE_SIZE - done).min(src.len());
+    ///         if src.fault_in_readable(want) == want {
+    ///             return Err(EFAULT);
+    ///         }
+    ///         // A page lock would be taken here.
+    ///         done += src.copy_page_from_iter_atomic(page, done, want)?;
+    ///     }
+    ///     Ok(done)
+    /// }
+    ///
+    /// let mut page = Page::alloc_page(GFP_KERNEL)?;
+    /// let data = [7u8; 100];
+    /// let seg = IoSlice::new(&data);
+    /// assert_eq!(fill(&mut page, &mut seg.source())?, 100);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn copy_page_from_iter_atomic(
+        &mut self,
+        page: &mut Page,
+        offset: usize,
+        len: usize,
+    ) -> Result<usize> {
+        page_range(offset, len)?;
+        // SAFETY: As for `copy_page_from_iter`.
+        Ok(unsafe {
+            bindings::copy_page_from_iter_atomic(page.as_ptr(), offset, len, self.as_raw())
+        })
+    }
+
+    /// Serves a `write_iter` of a file whose whole contents are `contents`: copies from the
+    /// iterator into them at position `*ppos`, moves `*ppos` past the bytes copied and returns
+    /// how many there were (C's `simple_write_to_buffer()`).
+    ///
+    /// Returns 0 at or past the end of `contents` or for an empty iterator; fails with
+    /// [`EINVAL`] for a negative position and, as C does, with [`EFAULT`] if not one byte could
+    /// be copied.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::IoSlice;
+    ///
+    /// let mut file = *b"..........";
+    /// let seg = IoSlice::new(b"abcdef");
+    /// let mut src = seg.source();
+    /// let mut pos = 7;
+    /// assert_eq!(src.simple_write_to_buffer(&mut pos, &mut file)?, 3);
+    /// assert_eq!(pos, 10);
+    /// assert_eq!(src.simple_write_to_buffer(&mut pos, &mut file)?, 0);
+    /// let mut start = 0;
+    /// assert_eq!(src.simple_write_to_buffer(&mut start, &mut file)?, 3);
+    /// assert_eq!(src.simple_write_to_buffer(&mut start, &mut file)?, 0);
+    /// assert_eq!(&file, b"def....abc");
+    /// let mut bad = i64::MIN;
+    /// assert_eq!(src.simple_write_to_buffer(&mut bad, &mut file), Err(EINVAL));
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn simple_write_to_buffer(&mut self, ppos: &mut i64, contents: &mut [u8]) -> Result<usize> {
+        if *ppos < 0 {
+            return Err(EINVAL);
+        }
+        let Some(rest) = usize::try_from(*ppos)
+            .ok()
+            .and_then(|pos| contents.get_mut(pos..))
+        else {
+            return Ok(0);
+        };
+        if rest.is_empty() || self.is_empty() {
+            return Ok(0);
+        }
+        let n = self.copy_from_iter(rest);
+        if n == 0 {
+            return Err(EFAULT);
+        }
+        // `*ppos + n <= contents.len() <= isize::MAX`, which fits.
+        *ppos += n as i64;
+        Ok(n)
+    }
+
+    /// Faults in up to `bytes` of user memory at the start of the iterator and returns how many
+    /// could *not* be (C's `fault_in_iov_iter_readable()`); 0 for kernel memory.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::IoSlice;
+    ///
+    /// assert_eq!(IoSlice::new(b"kernel memory").source().fault_in_readable(5), 0);
+    /// ```
+    #[inline]
+    pub fn fault_in_readable(&self, bytes: usize) -> usize {
+        // SAFETY: The iterator is valid; the function only reads it.
+        unsafe { bindings::fault_in_iov_iter_readable(self.iov.get(), bytes) }
+    }
+}
+
+impl<'data> IovIterDest<'data> {
+    /// Copies all of `input` into the iterator, or fails with [`EFAULT`] and moves the iterator
+    /// back to where it was (C's `copy_to_iter_full()`); the iterator's memory may be partly
+    /// written then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::IoSliceMut;
+    ///
+    /// let mut buf = [0u8; 5];
+    /// let mut seg = IoSliceMut::new(&mut buf);
+    /// let mut dst = seg.dest();
+    /// dst.copy_to_iter_full(b"abc")?;
+    /// assert_eq!(dst.copy_to_iter_full(b"def"), Err(EFAULT));
+    /// assert_eq!(dst.len(), 2);
+    /// dst.copy_to_iter_full(b"de")?;
+    /// assert_eq!(&buf, b"abcde");
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn copy_to_iter_full(&mut self, input: &[u8]) -> Result {
+        let n = self.copy_to_iter(input);
+        if n == input.len() {
+            return Ok(());
+        }
+        // SAFETY: The copy just moved the iterator forward by `n` bytes.
+        unsafe { self.revert(n) };
+        Err(EFAULT)
+    }
+
+    /// Writes the bytes of a plain-data value, or fails with [`EFAULT`] and leaves the iterator
+    /// where it was.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::IoSliceMut;
+    ///
+    /// let mut buf = [0u8; 6];
+    /// let mut seg = IoSliceMut::new(&mut buf);
+    /// let mut dst = seg.dest();
+    /// dst.write(&0x0102_0304u32.to_le())?;
+    /// assert_eq!(dst.write(&0u32), Err(EFAULT));
+    /// dst.write(&0x0506u16.to_le())?;
+    /// assert_eq!(buf, [4, 3, 2, 1, 6, 5]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn write<T: AsBytes>(&mut self, value: &T) -> Result {
+        // SAFETY: `value` is valid for reads of `size_of::<T>()` bytes, all initialised since
+        // `T: AsBytes`.
+        let bytes = unsafe { slice::from_raw_parts(ptr::from_ref(value).cast(), size_of::<T>()) };
+        self.copy_to_iter_full(bytes)
+    }
+
+    /// Writes up to `bytes` zeroes and returns how many it wrote (C's `iov_iter_zero()`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::IoSliceMut;
+    ///
+    /// let mut buf = [9u8; 4];
+    /// let mut seg = IoSliceMut::new(&mut buf);
+    /// let mut dst = seg.dest();
+    /// dst.advance(1);
+    /// assert_eq!(dst.zero(10), 3);
+    /// assert_eq!(buf, [9, 0, 0, 0]);
+    /// ```
+    #[inline]
+    pub fn zero(&mut self, bytes: usize) -> usize {
+        // SAFETY: The iterator may be written for `'data`.
+        unsafe { bindings::iov_iter_zero(bytes, self.as_raw()) }
+    }
+
+    /// Copies up to `len` bytes of `page` from `offset` into the iterator and returns how many it
+    /// copied (C's `copy_page_to_iter()`); fails with [`EINVAL`] if the range is not inside the
+    /// page.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::IoSliceMut;
+    /// use kernel::page::{Page, PAGE_SIZE};
+    ///
+    /// let page = Page::alloc_page(GFP_KERNEL | __GFP_ZERO)?;
+    /// // SAFETY: The source is valid for 2 bytes and nothing else uses `page`.
+    /// unsafe { page.write_raw(b"ok".as_ptr(), 40, 2)? };
+    /// let mut buf = [1u8; 4];
+    /// let mut seg = IoSliceMut::new(&mut buf);
+    /// let mut dst = seg.dest();
+    /// assert_eq!(dst.copy_page_to_iter(&page, 40, PAGE_SIZE), Err(EINVAL));
+    /// assert_eq!(dst.copy_page_to_iter(&page, 39, 10)?, 4);
+    /// assert_eq!(&buf, b"\0ok\0");
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn copy_page_to_iter(&mut self, page: &Page, offset: usize, len: usize) -> Result<usize> {
+        page_range(offset, len)?;
+        // SAFETY: The range lies inside `page`, which is borrowed; the iterator may be written
+        // for `'data`.
+        Ok(unsafe { bindings::copy_page_to_iter(page.as_ptr(), offset, len, self.as_raw()) })
+    }
+
+    /// Faults in up to `bytes` of user memory at the start of the iterator for writing and
+    /// returns how many could *not* be (C's `fault_in_iov_iter_writeable()`); 0 for kernel
+    /// memory.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::iov::IoSliceMut;
+    ///
+    /// let mut buf = [0u8; 8];
+    /// assert_eq!(IoSliceMut::new(&mut buf).dest().fault_in_writeable(8), 0);
+    /// ```
+    #[inline]
+    pub fn fault_in_writeable(&self, bytes: usize) -> usize {
+        // SAFETY: The iterator is valid; the function only reads it.
+        unsafe { bindings::fault_in_iov_iter_writeable(self.iov.get(), bytes) }
     }
 }
