@@ -209,6 +209,11 @@ $(B)/user-tests-%: qemu/user-tests qemu/user-tests-%
 $(B)/expected-suites-%: qemu/expected-suites qemu/expected-suites-%
 	@mkdir -p $(B) && cat $^ >$@
 
+# The uniprocessor kernel lint builds the Rust crates of (qemu/up.config).
+UP_FRAGMENT := $(B)/guest-up.config
+$(UP_FRAGMENT): qemu/guest.config qemu/up.config
+	@mkdir -p $(B) && grep -v '^CONFIG_SMP=' qemu/guest.config | cat - qemu/up.config >$@
+
 config: $(STAMP_CONFIG)
 
 rustavailable: $(STAMP_TREE) | tools
@@ -221,23 +226,28 @@ kernel: $(STAMP_CONFIG)
 		  echo 'error: kernel build failed (log: $(KLOG))'; exit 1; }
 	@. scripts/lib.sh; step kernel "$$(grep -c . $(KLOG)) lines of output, bzImage ready"
 
-# Test programs are built from the patched tree, against its uapi headers.
+# Test programs are built from the patched tree, against its uapi headers;
+# the test modules (qemu/hostile/) against the kernel they are loaded into.
 tests: kernel $(USER_TESTS)
 	@qemu/mktests.sh $(KSRC) $(KOBJ) $(USER_TESTS) $(B)/tests$(DBG)
+	@qemu/mkmodules.sh $(B)/modules$(DBG) $(B)/tests$(DBG)/modules qemu/hostile/*.rs -- \
+		$(KMAKE) O=$(KOBJ)
 
 initramfs: tests
 	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/tests$(DBG)
 
 # The lint suite checks sources, not the build: the debug run skips it.
-LINT = $(if $(DBG),true,scripts/lint.sh $(B)/lint.tap patches $(KSRC) $(KMAKE) O=$(KOBJ))
+LINT = $(if $(DBG),true,scripts/lint.sh $(B)/lint.tap patches $(KSRC) $(UP_FRAGMENT) \
+	$(KMAKE) O=$(KOBJ))
 
-lint: kernel
+lint: kernel $(UP_FRAGMENT)
 	@$(LINT)
 
 # check and qemu reuse the last lint results while nothing they cover has
 # changed (a no-op re-run must be quick); "make lint" always runs it.
 LINT_INPUTS = $(STAMP_SERIES) $(BZIMAGE) $(wildcard patches/*) scripts/lint.sh \
-	scripts/rust-compile-fail.sh $(wildcard scripts/rust-compile-fail/*.rs)
+	scripts/rust-compile-fail.sh $(wildcard scripts/rust-compile-fail/*.rs \
+	scripts/rust-compile-fail/up/*.rs) $(UP_FRAGMENT)
 
 # A lint.tap is only ever the result of this run: if lint.sh itself fails
 # to write one, the results report it missing.

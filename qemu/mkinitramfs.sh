@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Build the guest's initramfs: a static busybox, qemu/init, and the static
-# test programs found in TESTDIR (each becomes /tests/NAME).
+# Build the guest's initramfs: a static busybox, qemu/init, the static test
+# programs found in TESTDIR (each becomes /tests/NAME) and the test modules
+# in TESTDIR/modules (each becomes /modules/NAME.ko).
 # Usage: qemu/mkinitramfs.sh OUT.cpio.gz TESTDIR
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -18,6 +19,12 @@ for t in "$tests"/*; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	cp "$t" "$root/tests/"
 	n=$((n + 1))
+done
+# Test modules, loaded by the tests that need them.
+for m in "$tests"/modules/*.ko; do
+	[ -f "$m" ] || continue
+	mkdir -p "$root/modules"
+	cp "$m" "$root/modules/"
 done
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
 	gzip -1 -n >"$out.tmp"

@@ -20,7 +20,7 @@ n=0
 built=0
 # Programs no longer listed must not run.
 for bin in "$out"/*; do
-	[ -e "$bin" ] || continue
+	[ -f "$bin" ] || continue
 	grep -q "^${bin##*/}[[:space:]]" "$list" || rm -f "$bin"
 done
 while read -r name src flags; do

@@ -4,8 +4,9 @@
 # the "build lint" suite): checkpatch --strict on every patch of the series,
 # rustfmtcheck, rustdoc and kernel-doc (warnings fail) on the patched tree,
 # the Rust misuse cases of scripts/rust-compile-fail/, which must not
-# compile, and the sample drivers built as modules. Exits 1 if any check
-# failed.
+# compile (those of scripts/rust-compile-fail/up/ against the kernel crate
+# of a uniprocessor configuration, UPCONFIG, prepared in build/obj-up), and
+# the sample drivers built as modules. Exits 1 if any check failed.
 #
 # Every check is reported every time, but what cannot have changed is not
 # redone: a check that passed with the same inputs passes again (checkpatch:
@@ -13,7 +14,7 @@
 # the trees of rust/, include/, arch/x86/include/, scripts/, samples/, the
 # .config and the compilers). rustdoc runs next to the other checks (two
 # cores), without documenting core again (see rustdoc_kernel).
-# Usage: scripts/lint.sh OUT PATCHDIR KSRC KMAKE...
+# Usage: scripts/lint.sh OUT PATCHDIR KSRC UPCONFIG KMAKE...
 #   KMAKE: the make command line for the kernel tree, with O=
 set -eu
 here=$(realpath "$(dirname "$0")")
@@ -22,7 +23,8 @@ here=$(realpath "$(dirname "$0")")
 out=$1
 pdir=$(realpath "$2")
 ksrc=$3
-shift 3
+upconfig=$(realpath "$4")
+shift 4
 
 outdir=$(realpath "$(dirname "$out")")
 cache=$outdir/lint-cache
@@ -52,13 +54,27 @@ is_cached() {
 }
 
 obj=
+kmake_src=
 for arg in "$@"; do
-	case $arg in O=*) obj=${arg#O=} ;; esac
+	case $arg in
+	O=*) obj=${arg#O=} ;;
+	*) kmake_src="$kmake_src $arg" ;;
+	esac
 done
+up_obj=$outdir/obj-up
 # What the kernel crate, the Rust checks and the sample modules are built from.
 rust_inputs=$(git -C "$ksrc" rev-parse HEAD:rust HEAD:include HEAD:arch/x86/include \
 	HEAD:scripts HEAD:samples; sha256sum <"$obj/.config"; /usr/bin/rustc --version;
-	cat "$here/lint.sh" "$here/rust-compile-fail.sh" "$here"/rust-compile-fail/*.rs | sha256sum)
+	cat "$here/lint.sh" "$here/rust-compile-fail.sh" "$here"/rust-compile-fail/*.rs \
+		"$here"/rust-compile-fail/up/*.rs "$upconfig" | sha256sum)
+
+# The kernel crate of the uniprocessor configuration: its config (scripts/kconfig.sh redoes
+# nothing while no input changed), then "make prepare", which builds the Rust crates.
+up_prepare() {
+	# shellcheck disable=SC2086 # the make command line, without its O=
+	"$here/kconfig.sh" "$ksrc" "$upconfig" "$up_obj" $kmake_src &&
+		$kmake_src O="$up_obj" -j2 prepare
+}
 
 # rustdoc of the kernel crate; a warning is a failure, not only an error.
 # The kernel's "rustdoc" target also documents core and then rewrites all
@@ -159,6 +175,22 @@ group=2
 		name=$(basename "$src" .rs)
 		check "rust_compile_fail_$name" cached "cf $name $rust_inputs" \
 			"$here/rust-compile-fail.sh" --check "$cfwork" "$name"
+	done
+	cfwork_up=$outdir/rust-compile-fail-up
+	for src in "$here"/rust-compile-fail/up/*.rs; do
+		is_cached "cf-up $(basename "$src" .rs) $rust_inputs" && continue
+		{
+			up_prepare &&
+				# shellcheck disable=SC2086 # the make command line
+				"$here/rust-compile-fail.sh" --build "$cfwork_up" \
+					"$here"/rust-compile-fail/up/*.rs -- $kmake_src O="$up_obj"
+		} >"$res/cf-up-build.log" 2>&1 || true
+		break
+	done
+	for src in "$here"/rust-compile-fail/up/*.rs; do
+		name=$(basename "$src" .rs)
+		check "rust_compile_fail_up_$name" cached "cf-up $name $rust_inputs" \
+			"$here/rust-compile-fail.sh" --check "$cfwork_up" "$name"
 	done
 ) &
 wait

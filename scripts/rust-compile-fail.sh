@@ -4,8 +4,10 @@
 # stated reason. A case CASE.rs (scripts/rust-compile-fail/) is built against
 # the kernel crate of the built tree as an external module object, twice:
 #   - as is (the control): it must compile, warnings being errors;
-#   - with --cfg misuse: it must fail with the error code of its
-#     "// expect: ENNNN" line, and with no other error code.
+#   - with --cfg misuse: it must fail with the errors its "// expect:" lines
+#     name, one per line, and with no other: "// expect: ENNNN" is an error
+#     code, anything else the message of an error that has none (lifetime
+#     errors: "// expect: lifetime may not live long enough").
 #
 #   scripts/rust-compile-fail.sh --build WORK CASE.rs... -- KMAKE...
 #       build every control with one Kbuild run, then every misuse with the
@@ -53,22 +55,27 @@ case ${1-} in
 --check)
 	work=$2
 	name=$3
-	want=$(sed -n 's|^// expect: \(E[0-9][0-9]*\)$|\1|p' "$work/$name.rs")
-	[ -n "$want" ] || die "$name.rs: no '// expect: ENNNN' line"
+	want=$(sed -n 's|^// expect: \(..*\)$|\1|p' "$work/$name.rs" | sort -u)
+	[ -n "$want" ] || die "$name.rs: no '// expect: ' line"
 	if [ ! -f "$work/$name.misuse.rc" ]; then
 		grep -B2 -A12 "$name.rs" "$work/control.log" || tail -n 30 "$work/control.log"
 		die "$name: the control (built without --cfg misuse) does not compile"
 	fi
 	if [ "$(cat "$work/$name.misuse.rc")" = 0 ]; then
-		die "$name: the misuse compiled; expected error $want"
+		die "$name: the misuse compiled; expected: $want"
 	fi
-	got=$(sed -n 's/^error\[\(E[0-9]*\)\].*/\1/p' "$work/$name.misuse.log" | sort -u | tr '\n' ' ')
-	if [ "$got" != "$want " ]; then
+	# Every error, as "ENNNN" when it has a code and as its message when not.
+	got=$(sed -n -e '/^error: aborting/d' -e 's/^error\[\(E[0-9]*\)\].*/\1/p' \
+		-e 's/^error: //p' "$work/$name.misuse.log" | sort -u)
+	if [ "$got" != "$want" ]; then
 		cat "$work/$name.misuse.log"
-		die "$name: expected error $want only, got: ${got:-no error code}"
+		die "$name: expected these errors only: $(echo "$want" | paste -sd';'); got:" \
+			"$(echo "$got" | paste -sd';')"
 	fi
-	grep -A3 "^error\[$want\]" "$work/$name.misuse.log" | head -n 4
-	echo "$name: rejected with $want as expected"
+	echo "$want" | while read -r w; do
+		grep -A3 -F -m1 "$w" "$work/$name.misuse.log"
+	done
+	echo "$name: rejected as expected: $(echo "$want" | paste -sd';')"
 	;;
 *)
 	die "usage: $0 --build WORK CASE.rs... -- KMAKE... | --check WORK NAME"

@@ -12,11 +12,12 @@ use kernel::prelude::*;
 pub fn case() -> Result<u8> {
     let buf = KVec::from_elem(7u8, 16, GFP_KERNEL)?;
     let seg = IoSlice::new(&buf);
-    let mut src = seg.source();
-    #[cfg(misuse)]
-    drop(buf);
     let mut out = [0u8; 1];
-    src.copy_from_iter_full(&mut out)?;
+    seg.with_source(|src| {
+        #[cfg(misuse)]
+        drop(buf);
+        src.copy_from_iter_full(&mut out)
+    })?;
     #[cfg(not(misuse))]
     drop(buf);
     Ok(out[0])

@@ -12,11 +12,11 @@ use kernel::prelude::*;
 pub fn case() -> Result<u8> {
     let mut buf = KVec::from_elem(0u8, 8, GFP_KERNEL)?;
     let mut seg = IoSliceMut::new(&mut buf);
-    let mut dst = seg.dest();
-    #[cfg(misuse)]
-    let peek = buf[0];
-    dst.copy_to_iter_full(b"abc")?;
-    #[cfg(not(misuse))]
+    seg.with_dest(|dst| {
+        #[cfg(misuse)]
+        let _peek = buf[0];
+        dst.copy_to_iter_full(b"abc")
+    })?;
     let peek = buf[0];
     Ok(peek)
 }

@@ -14,6 +14,6 @@ pub fn case() -> usize {
     let mut seg = IoSliceMut::new(b"const");
     #[cfg(not(misuse))]
     let mut seg = IoSliceMut::new(&mut buf);
-    let n = seg.dest().copy_to_iter(b"xy");
+    let n = seg.with_dest(|dst| dst.copy_to_iter(b"xy"));
     n + usize::from(buf[0])
 }

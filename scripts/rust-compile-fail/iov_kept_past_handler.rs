@@ -11,6 +11,7 @@ use kernel::miscdevice::{MiscDevice, MiscDeviceRegistration};
 use kernel::prelude::*;
 
 /// Somewhere that outlives a call.
+#[cfg_attr(not(misuse), allow(dead_code))]
 fn keep(_iov: &'static mut IovIterDest<'static>) {}
 
 /// A device whose reads store the iterator.
@@ -28,8 +29,6 @@ impl MiscDevice for Keeper {
         let n = iov.len();
         #[cfg(misuse)]
         keep(iov);
-        #[cfg(not(misuse))]
-        keep(KBox::leak(KBox::new(IovIterDest::discard(n), GFP_KERNEL)?));
         Ok(n)
     }
 }

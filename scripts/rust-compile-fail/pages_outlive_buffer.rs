@@ -12,12 +12,14 @@ use kernel::prelude::*;
 pub fn case() -> Result<usize> {
     let buf = KVec::from_elem(0u8, 64, GFP_KERNEL)?;
     let segs = [IoSlice::new(&buf)];
-    let mut src = IovIterSource::kvec(&segs);
-    let pages = src.extract_pages::<1>(64)?;
-    #[cfg(misuse)]
-    drop(buf);
-    let n = pages.len();
-    drop(pages);
+    let n = IovIterSource::with_kvec(&segs, |src| {
+        let pages = src.extract_pages::<1>(64)?;
+        #[cfg(misuse)]
+        drop(buf);
+        let n = pages.len();
+        drop(pages);
+        Ok::<usize, Error>(n)
+    })?;
     #[cfg(not(misuse))]
     drop(buf);
     Ok(n)

@@ -5,25 +5,27 @@
 //! `revert()` on the iterator trusts its caller not to go back before the start, as C does, so
 //! it is `unsafe`; safe code goes back through a checkpoint guard, which checks.
 
-use kernel::iov::{IoSlice, IovIter};
+#[cfg(not(misuse))]
+use kernel::iov::IovIter;
+use kernel::iov::IoSlice;
 use kernel::prelude::*;
 
 /// Reads two bytes, then goes back one of them.
 pub fn case() -> Result<usize> {
     let data = [0u8; 8];
-    let seg = IoSlice::new(&data);
-    let mut src = seg.source();
-    #[cfg(misuse)]
-    {
-        src.advance(2);
-        src.revert(1);
-    }
-    #[cfg(not(misuse))]
-    {
-        let mut guard = src.checkpoint();
-        guard.advance(2);
-        guard.revert(1)?;
-        guard.commit();
-    }
-    Ok(src.len())
+    IoSlice::new(&data).with_source(|src| {
+        #[cfg(misuse)]
+        {
+            src.advance(2);
+            src.revert(1);
+        }
+        #[cfg(not(misuse))]
+        src.checkpoint(|cp| {
+            cp.advance(2);
+            cp.revert(1)?;
+            cp.commit();
+            Ok::<(), Error>(())
+        })?;
+        Ok(src.len())
+    })
 }

@@ -14,11 +14,12 @@ pub fn case() -> Result<usize> {
     let mut segs = KVec::new();
     segs.push(IoSlice::new(&a), GFP_KERNEL)?;
     segs.push(IoSlice::new(&b), GFP_KERNEL)?;
-    let mut src = IovIterSource::kvec(&segs);
-    #[cfg(misuse)]
-    drop(segs);
-    src.advance(6);
-    let n = src.len();
+    let n = IovIterSource::with_kvec(&segs, |src| {
+        #[cfg(misuse)]
+        drop(segs);
+        src.advance(6);
+        src.len()
+    });
     #[cfg(not(misuse))]
     drop(segs);
     Ok(n)

@@ -14,10 +14,11 @@ fn to_other_thread<T: Send>(value: T) -> T {
 
 /// Sends the iterator (misuse) or only its length (control).
 pub fn case() -> usize {
-    let dst = IovIterDest::discard(16);
-    #[cfg(misuse)]
-    let dst = to_other_thread(dst);
-    #[cfg(not(misuse))]
-    let _len = to_other_thread(dst.len());
-    dst.len()
+    IovIterDest::with_discard(16, |dst| {
+        #[cfg(misuse)]
+        let dst = to_other_thread(dst);
+        #[cfg(not(misuse))]
+        let _len = to_other_thread(dst.len());
+        dst.len()
+    })
 }

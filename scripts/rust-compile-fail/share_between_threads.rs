@@ -15,11 +15,11 @@ fn share<T: Sync + ?Sized>(value: &T) -> &T {
 /// Shares the iterator (misuse) or its data (control).
 pub fn case() -> usize {
     let data = [0u8; 4];
-    let seg = IoSlice::new(&data);
-    let src = seg.source();
-    #[cfg(misuse)]
-    let n = share(&src).len();
-    #[cfg(not(misuse))]
-    let n = share(&data[..]).len();
-    n + src.len()
+    IoSlice::new(&data).with_source(|src| {
+        #[cfg(misuse)]
+        let n = share(&*src).len();
+        #[cfg(not(misuse))]
+        let n = share(&data[..]).len();
+        n + src.len()
+    })
 }

@@ -10,17 +10,14 @@ use kernel::prelude::*;
 /// Changes the buffer while (misuse) or after (control) the iterator reads it.
 pub fn case() -> Result<u8> {
     let mut buf = KVec::from_elem(1u8, 8, GFP_KERNEL)?;
-    let seg = IoSlice::new(&buf);
-    let mut src = seg.source();
-    #[cfg(misuse)]
-    {
-        buf[0] = 2;
-    }
     let mut out = [0u8; 1];
-    src.copy_from_iter_full(&mut out)?;
-    #[cfg(not(misuse))]
-    {
-        buf[0] = 2;
-    }
+    IoSlice::new(&buf).with_source(|src| {
+        #[cfg(misuse)]
+        {
+            buf[0] = 2;
+        }
+        src.copy_from_iter_full(&mut out)
+    })?;
+    buf[0] = 2;
     Ok(out[0] + buf[0])
 }

@@ -11,11 +11,10 @@ use kernel::iov::{IoSliceMut, IovIterDest};
 pub fn case() -> usize {
     let mut buf = [0u8; 8];
     let mut segs = [IoSliceMut::new(&mut buf)];
-    let mut first = IovIterDest::kvec(&mut segs);
-    #[cfg(misuse)]
-    let mut second = IovIterDest::kvec(&mut segs);
-    let n = first.zero(4);
-    #[cfg(not(misuse))]
-    let mut second = IovIterDest::kvec(&mut segs);
-    n + second.zero(4)
+    let n = IovIterDest::with_kvec(&mut segs, |first| {
+        #[cfg(misuse)]
+        IovIterDest::with_kvec(&mut segs, |second| second.zero(4));
+        first.zero(4)
+    });
+    n + IovIterDest::with_kvec(&mut segs, |second| second.zero(4))
 }

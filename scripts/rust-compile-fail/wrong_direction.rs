@@ -9,11 +9,11 @@ use kernel::iov::IoSlice;
 /// Copies into (misuse) or out of (control) a source iterator.
 pub fn case() -> usize {
     let data = [0u8; 8];
-    let seg = IoSlice::new(&data);
-    let mut src = seg.source();
-    #[cfg(misuse)]
-    let n = src.copy_to_iter(b"abc");
-    #[cfg(not(misuse))]
-    let n = src.copy_from_iter(&mut [0u8; 3]);
-    n
+    IoSlice::new(&data).with_source(|src| {
+        #[cfg(misuse)]
+        let n = src.copy_to_iter(b"abc");
+        #[cfg(not(misuse))]
+        let n = src.copy_from_iter(&mut [0u8; 3]);
+        n
+    })
 }

@@ -13,10 +13,21 @@
 //! and `release` gets back; `read_iter` and `write_iter` get a [`Kiocb`] and an
 //! [`IovIterDest`] or [`IovIterSource`].
 //!
-//! On top of mainline's interface: `llseek`, a module that owns the operations
-//! ([`MiscDevice::OWNER`]), `RWF_NOWAIT` requests ([`MiscDevice::NOWAIT`]), `splice()` and
-//! `sendfile()` ([`MiscDevice::SPLICE`]), and data of the registration that every `open` sees
-//! ([`MiscDevice::RegistrationData`]).
+//! On top of mainline's interface: `llseek`, `RWF_NOWAIT` requests ([`MiscDevice::NOWAIT`]),
+//! `splice()` and `sendfile()` ([`MiscDevice::SPLICE`]), and data of the registration that
+//! every `open` sees ([`MiscDevice::RegistrationData`]).
+//!
+//! Where mainline (6.18) lets a driver without `unsafe` break the kernel, this one does not:
+//!
+//! - The file operations belong to the module that implements [`MiscDevice`] (their `owner`,
+//!   recorded by `#[vtable]`), so the module cannot be unloaded while one of its files is open.
+//!   Mainline sets no owner: unloading the module under an open file leaves the VFS calling
+//!   freed code.
+//! - A `read_iter` or `write_iter` result is checked before C sees it (see
+//!   [`MiscDevice::read_iter`]): C trusts it to size pipe buffers and page arrays, and mainline
+//!   passes it on as it is.
+//! - [`IovIterDest`] and [`IovIterSource`] cannot be replaced by the handler they are lent to:
+//!   safe code gets no iterator by value (see [`crate::iov`]).
 
 use crate::{
     bindings, build_error,
@@ -25,14 +36,19 @@ use crate::{
     ffi::{c_int, c_long, c_uint, c_ulong},
     fs::{File, Kiocb},
     init::{self, PinInit},
-    iov::{IovIterDest, IovIterSource},
+    iov::{self, IovIterDest, IovIterSource},
     prelude::*,
     seq_file::SeqFile,
     str::CStr,
     types::{ForeignOwnable, Opaque},
-    ThisModule,
 };
-use core::{marker::PhantomData, mem::MaybeUninit, pin::Pin, ptr};
+use core::{
+    marker::PhantomData,
+    mem::MaybeUninit,
+    pin::Pin,
+    ptr,
+    sync::atomic::{AtomicBool, Ordering},
+};
 
 /// Where an `lseek()` is relative to (C's `SEEK_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +89,11 @@ pub struct MiscDeviceOptions {
 impl MiscDeviceOptions {
     /// Returns a `struct miscdevice` for these options and the file operations of `T`, ready to
     /// be registered.
+    ///
+    /// Registering it needs `unsafe` code, which must register it as the `inner` field of a
+    /// [`MiscDeviceRegistration<T>`] (as [`MiscDeviceRegistration::register`] does): the `open`
+    /// operation of `T` finds the registration around the `struct miscdevice` it is opened
+    /// through.
     pub const fn into_raw<T: MiscDevice>(self) -> bindings::miscdevice {
         // SAFETY: All zeroes is a valid `struct miscdevice` (null pointers, an empty list).
         let mut misc: bindings::miscdevice = unsafe { MaybeUninit::zeroed().assume_init() };
@@ -83,15 +104,15 @@ impl MiscDeviceOptions {
     }
 }
 
-/// A built-in module, i.e. none: the owner of file operations nobody must keep loaded.
-// SAFETY: A null module is what `THIS_MODULE` is in built-in code.
-const NO_MODULE: ThisModule = unsafe { ThisModule::from_ptr(ptr::null_mut()) };
-
 /// The file operations of a misc device, and the state they work on.
 ///
 /// Operations that are not implemented are left out of the `struct file_operations`: the VFS
 /// then fails `read()` and `write()` with `EINVAL`, `ioctl()` with `ENOTTY` and `lseek()` with
 /// `ESPIPE`. `open` and `release` are always there.
+///
+/// The operations are owned by the module whose crate has the `#[vtable] impl` (C's
+/// `.owner = THIS_MODULE`): while a file of the device is open, the module stays loaded
+/// (`delete_module()` fails with `EAGAIN`).
 #[vtable]
 pub trait MiscDevice: Sized {
     /// What `open` returns and the file keeps: the state of one open file, e.g. a
@@ -102,11 +123,6 @@ pub trait MiscDevice: Sized {
     /// e.g. the shared state opens hand out. Initialised before the device is registered,
     /// dropped after it is deregistered. Mainline has no such data: there it is `()`.
     type RegistrationData: Send + Sync = ();
-
-    /// The module the operations belong to, `&THIS_MODULE` for a loadable module: the VFS then
-    /// holds it while a file of the device is open, so it cannot be unloaded under an open file.
-    /// Mainline sets no owner, as the default here.
-    const OWNER: &'static ThisModule = &NO_MODULE;
 
     /// Whether requests with `IOCB_NOWAIT` (`RWF_NOWAIT`, io_uring's first attempt) are served:
     /// every open file then gets `FMODE_NOWAIT`, without which the VFS fails them with
@@ -128,6 +144,10 @@ pub trait MiscDevice: Sized {
 
     /// Opens the device: checks `file` (e.g. its [`flags`](crate::fs::file::flags)) and returns
     /// the state of this open file.
+    ///
+    /// It runs with the misc core's lock (`misc_mtx`) held, which keeps the registration alive
+    /// meanwhile: it must not register or deregister a misc device (that would wait for the
+    /// lock forever).
     fn open(file: &File, misc: &MiscDeviceRegistration<Self>) -> Result<Self::Ptr>;
 
     /// Called when the last reference to an open file is dropped; drops `device` by default.
@@ -136,14 +156,62 @@ pub trait MiscDevice: Sized {
     }
 
     /// Reads into `iov` from position [`Kiocb::ki_pos`] (`read()`, `readv()`, `pread()`,
-    /// `preadv2()`, ...) and returns the number of bytes read, 0 at the end of the file; moves
-    /// the position by that number.
+    /// `preadv2()`, `splice()`, io_uring, AIO, ...) and returns the number of bytes read, 0 at
+    /// the end of the file.
+    ///
+    /// What the handler must do, as a C `read_iter` does:
+    ///
+    /// - Move the position past the bytes read ([`Kiocb::ki_pos_mut`]); nothing else does.
+    /// - Return at most the bytes it copied into `iov`, i.e. how far `iov` moved. A larger
+    ///   result is refused: the request fails with `EIO` and the kernel log says which handler
+    ///   returned what, once. (C trusts the result: `splice()` sizes the pipe buffers it fills
+    ///   by it, and `read()` reports it to user space.)
+    /// - Fail a request of at least one byte that copied nothing because the user buffer faulted
+    ///   with [`EFAULT`] rather than return 0, which means the end of the file. (The copies
+    ///   return short counts, not errors; mainline's
+    ///   [`IovIterDest::simple_read_from_buffer`] returns 0 there.)
+    /// - With [`MiscDevice::NOWAIT`], fail with [`EAGAIN`] where it would wait and the request
+    ///   is [`Kiocb::is_nowait`].
+    ///
+    /// `iov` is lent for the call: C goes on using it afterwards, so it cannot be kept or
+    /// replaced (the types make both impossible). [`EIOCBQUEUED`] ("completes later") becomes
+    /// `EIO`: no Rust API completes a request later, so its caller would wait forever.
+    ///
+    /// # Examples
+    ///
+    /// A read of an in-memory buffer that fails with `EFAULT` on a user buffer it cannot write
+    /// at all:
+    ///
+    /// ```
+    /// use kernel::{fs::Kiocb, iov::IovIterDest};
+    ///
+    /// fn read_buffer<T>(
+    ///     kiocb: &mut Kiocb<'_, T>,
+    ///     iov: &mut IovIterDest<'_>,
+    ///     data: &[u8],
+    /// ) -> Result<usize>
+    /// where
+    ///     T: kernel::types::ForeignOwnable,
+    /// {
+    ///     let n = iov.simple_read_from_buffer(kiocb.ki_pos_mut(), data)?;
+    ///     let at_end = usize::try_from(kiocb.ki_pos()).map_or(true, |pos| pos >= data.len());
+    ///     if n == 0 && !iov.is_empty() && !at_end {
+    ///         return Err(EFAULT);
+    ///     }
+    ///     Ok(n)
+    /// }
+    /// ```
     fn read_iter(_kiocb: Kiocb<'_, Self::Ptr>, _iov: &mut IovIterDest<'_>) -> Result<usize> {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
     /// Writes from `iov` at position [`Kiocb::ki_pos`] (`write()`, `writev()`, `pwrite()`,
-    /// `pwritev2()`, ...) and returns the number of bytes written; moves the position past them.
+    /// `pwritev2()`, `splice()`, io_uring, AIO, ...) and returns the number of bytes written.
+    ///
+    /// As for [`MiscDevice::read_iter`]: move the position past the bytes written, fail a
+    /// request that could not read one byte of its user buffer with [`EFAULT`], and return at
+    /// most the request's length: a larger result fails the request with `EIO` (C trusts it:
+    /// `splice()` releases that many bytes of pipe buffers).
     fn write_iter(_kiocb: Kiocb<'_, Self::Ptr>, _iov: &mut IovIterSource<'_>) -> Result<usize> {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
@@ -324,33 +392,40 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
         opts: MiscDeviceOptions,
         data: impl PinInit<T::RegistrationData, Error>,
     ) -> impl PinInit<Self, Error> {
-        let register = move |slot: *mut bindings::miscdevice| {
-            // SAFETY: `slot` is valid for writes; it is pinned, so the misc core may keep
+        let init = move |slot: *mut Self| {
+            // SAFETY: `slot` is valid for writes of a `Self`, so its fields are too; `Opaque` is
+            // a transparent wrapper.
+            let (data_slot, misc) = unsafe {
+                (
+                    Opaque::raw_get(&raw const (*slot).data),
+                    Opaque::raw_get(&raw const (*slot).inner),
+                )
+            };
+            // `data` comes first: the device may be opened as soon as it is registered.
+            // SAFETY: `data_slot` is valid for writes and pinned with `*slot`; on failure `data`
+            // leaves nothing to drop.
+            unsafe { data.__pinned_init(data_slot)? };
+            // SAFETY: `misc` is valid for writes; it is pinned, so the misc core may keep
             // pointers to it until `misc_deregister()` in `drop`. The name and the operations
-            // are static.
-            unsafe {
-                slot.write(opts.into_raw::<T>());
-                to_result(bindings::misc_register(slot))
+            // are static, and `misc` is the `inner` of a `MiscDeviceRegistration<T>`, as the
+            // operations of `T` require.
+            let ret = unsafe {
+                misc.write(opts.into_raw::<T>());
+                to_result(bindings::misc_register(misc))
+            };
+            if let Err(e) = ret {
+                // SAFETY: `data` was initialised above, and nothing saw it: the device was not
+                // registered. The caller gets the error and treats `*slot` as uninitialised.
+                unsafe { ptr::drop_in_place(data_slot) };
+                return Err(e);
             }
+            // INVARIANT: `inner` is registered with the operations of `T`, and `data` is
+            // initialised (`_t` is zero-sized).
+            Ok(())
         };
-        // `data` comes first: the device may be opened as soon as it is registered.
-        try_pin_init!(Self {
-            // SAFETY: `data` initialises the value at `slot`, or fails and leaves nothing to
-            // drop; `Opaque` is a transparent wrapper.
-            data <- unsafe {
-                init::pin_init_from_closure(move |slot: *mut Opaque<T::RegistrationData>| {
-                    data.__pinned_init(Opaque::raw_get(slot))
-                })
-            },
-            // SAFETY: `register` initialises the `Opaque` at `slot`, or fails and leaves
-            // nothing registered; it does not move it.
-            inner <- unsafe {
-                init::pin_init_from_closure(move |slot: *mut Opaque<bindings::miscdevice>| {
-                    register(Opaque::raw_get(slot))
-                })
-            },
-            _t: PhantomData,
-        }? Error)
+        // SAFETY: `init` initialises all of `*slot` and returns `Ok`, or returns the error and
+        // leaves nothing to drop or deregister. It does not move `*slot`.
+        unsafe { init::pin_init_from_closure(init) }
     }
 
     /// Returns the `struct miscdevice`, for C code.
@@ -384,8 +459,10 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
 impl<T: MiscDevice> PinnedDrop for MiscDeviceRegistration<T> {
     fn drop(self: Pin<&mut Self>) {
         // SAFETY: By the type invariants `inner` is registered. Once this returns, no `open`
-        // runs and none starts (the misc core serialises both under `misc_mtx`); files already
-        // open keep their own state.
+        // runs and none starts (the misc core serialises both under `misc_mtx`). Files already
+        // open keep their own state and do not use the registration any more; they use the
+        // operations of `T`, which are static, and its code, which stays: the module that has
+        // both is their owner, which the VFS holds until each file is released.
         unsafe { bindings::misc_deregister(self.inner.get()) };
         // SAFETY: By the type invariants `data` is initialised, and nothing can borrow it any
         // more: only `open` did, and `open` is over.
@@ -393,18 +470,46 @@ impl<T: MiscDevice> PinnedDrop for MiscDeviceRegistration<T> {
     }
 }
 
-/// Converts the result of a `read_iter` or `write_iter` handler to C's `ssize_t`.
+/// Converts the error of a `read_iter` or `write_iter` handler to C's `ssize_t`.
 ///
 /// `EIOCBQUEUED` means "completes later", which these synchronous handlers cannot do; the VFS
 /// would treat it as a bug, so it becomes `EIO`.
 #[inline]
-fn to_ssize(res: Result<usize>) -> isize {
-    match res {
-        // At most the request's count, which is at most `MAX_RW_COUNT`.
-        Ok(n) => n as isize,
-        Err(e) if e == EIOCBQUEUED => EIO.to_errno() as isize,
-        Err(e) => e.to_errno() as isize,
+fn err_to_ssize(e: Error) -> isize {
+    if e == EIOCBQUEUED {
+        EIO.to_errno() as isize
+    } else {
+        e.to_errno() as isize
     }
+}
+
+/// Fails a request whose handler returned `n` bytes where at most `limit` may be (see
+/// [`MiscDevice::read_iter`]), and says so in the kernel log, once per boot for each of
+/// `read_iter` and `write_iter`.
+///
+/// Out of line and cold: the check that calls it is the only cost on the fast path.
+#[cold]
+#[inline(never)]
+fn result_too_large(handler: &'static str, op: &'static str, n: usize, limit: usize) -> isize {
+    static READ_SAID: AtomicBool = AtomicBool::new(false);
+    static WRITE_SAID: AtomicBool = AtomicBool::new(false);
+    let said = if op == "read_iter" {
+        &READ_SAID
+    } else {
+        &WRITE_SAID
+    };
+    if !said.swap(true, Ordering::Relaxed) {
+        let what = if op == "read_iter" {
+            "copied"
+        } else {
+            "was asked for"
+        };
+        crate::pr_warn!(
+            "{handler}::{op} returned {n} bytes but {what} {limit}: failing the request with \
+             EIO\n"
+        );
+    }
+    EIO.to_errno() as isize
 }
 
 /// The file operations of a misc device implemented by `T`.
@@ -475,28 +580,51 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
     ///
     /// # Safety
     ///
-    /// Called by the VFS with `kiocb` and `iter` valid until it returns, `kiocb` for a file that
-    /// `open` succeeded on and that stays open until then, `iter` a destination whose memory may
-    /// be written with the C copy functions until then.
+    /// Called by the VFS (or `splice()`, io_uring, AIO) with `kiocb` and `iter` valid until it
+    /// returns, `kiocb` for a file that `open` succeeded on and that stays open until then,
+    /// `iter` a destination (`ITER_DEST`) whose memory may be written with the C copy
+    /// functions until then, and that nothing else uses meanwhile. The caller goes on using
+    /// `iter` afterwards, and trusts the result.
     #[inline]
     unsafe extern "C" fn read_iter(
         kiocb: *mut bindings::kiocb,
         iter: *mut bindings::iov_iter,
     ) -> isize {
-        // SAFETY: The VFS guarantees what `Kiocb::from_raw` needs until the call returns; the
+        // SAFETY: The caller guarantees what `Kiocb::from_raw` needs until the call returns; the
         // private data is a `T::Ptr` stored by `open`.
         let kiocb = unsafe { Kiocb::from_raw(kiocb) };
-        // SAFETY: As above; the iterator belongs to this call, and the VFS makes it a
-        // destination (`ITER_DEST`) for `read_iter`.
+        // SAFETY: As above. The handler gets `&mut` to the caller's iterator for the call only;
+        // it can move it, but cannot keep it or put another in its place, because no safe code
+        // owns an `IovIterDest` (see `kernel::iov`). So after the call `iter` is the caller's
+        // iterator, moved forward, and `raw_count` below reads it.
         let iov = unsafe { IovIterDest::from_raw(iter) };
-        to_ssize(T::read_iter(kiocb, iov))
+        let asked = iov.len();
+        match T::read_iter(kiocb, iov) {
+            Ok(n) => {
+                // SAFETY: `iter` is valid until the call returns, and no longer borrowed.
+                let left = unsafe { iov::raw_count(iter) };
+                // How far the iterator moved: nothing but C code given `as_raw()`, which must
+                // not, raises the count of an iterator, so `left <= asked`.
+                let moved = asked.wrapping_sub(left);
+                // At most what the iterator moved, so at most the request's count, which is at
+                // most `MAX_RW_COUNT`: it fits. Every byte the iterator moved over was written
+                // (see `IovIterDest`), so C gets no byte of its memory it did not get from the
+                // handler.
+                if n <= moved {
+                    n as isize
+                } else {
+                    result_too_large(core::any::type_name::<T>(), "read_iter", n, moved)
+                }
+            }
+            Err(e) => err_to_ssize(e),
+        }
     }
 
     /// `write_iter` of `struct file_operations`.
     ///
     /// # Safety
     ///
-    /// As for `read_iter`, with `iter` a source whose memory may be read.
+    /// As for `read_iter`, with `iter` a source (`ITER_SOURCE`) whose memory may be read.
     #[inline]
     unsafe extern "C" fn write_iter(
         kiocb: *mut bindings::kiocb,
@@ -504,9 +632,16 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
     ) -> isize {
         // SAFETY: As for `read_iter`.
         let kiocb = unsafe { Kiocb::from_raw(kiocb) };
-        // SAFETY: As for `read_iter`, with a source (`ITER_SOURCE`) for `write_iter`.
+        // SAFETY: As for `read_iter`, with a source for `write_iter`.
         let iov = unsafe { IovIterSource::from_raw(iter) };
-        to_ssize(T::write_iter(kiocb, iov))
+        let asked = iov.len();
+        match T::write_iter(kiocb, iov) {
+            // At most the request's count, which is at most `MAX_RW_COUNT`: it fits. That is
+            // all C needs: a write that did not read all it claims loses data, not memory.
+            Ok(n) if n <= asked => n as isize,
+            Ok(n) => result_too_large(core::any::type_name::<T>(), "write_iter", n, asked),
+            Err(e) => err_to_ssize(e),
+        }
     }
 
     /// `llseek` of `struct file_operations`.
@@ -580,7 +715,7 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
 
     /// The operations: those `T` implements, and `open` and `release`.
     const VTABLE: bindings::file_operations = bindings::file_operations {
-        owner: T::OWNER.as_ptr(),
+        owner: T::__OWNER.as_ptr(),
         open: Some(Self::open),
         release: Some(Self::release),
         read_iter: if T::HAS_READ_ITER {

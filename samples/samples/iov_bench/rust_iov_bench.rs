@@ -86,7 +86,7 @@ pub unsafe extern "C" fn rust_iov_bench_kvec_to(dst: *mut u8, src: *const u8, le
             core::slice::from_raw_parts(src, len),
         )
     };
-    IoSliceMut::new(dst).dest().copy_to_iter(src)
+    IoSliceMut::new(dst).with_dest(|iov| iov.copy_to_iter(src))
 }
 
 /// Copies `len` bytes from `src` to `dst` through a kvec iterator built here over `src`.
@@ -107,7 +107,7 @@ pub unsafe extern "C" fn rust_iov_bench_kvec_from(
             core::slice::from_raw_parts(src, len),
         )
     };
-    IoSlice::new(src).source().copy_from_iter(dst)
+    IoSlice::new(src).with_source(|iov| iov.copy_from_iter(dst))
 }
 
 /// Copies `len` bytes from `src` into the destination iterator `iter` built by C, as a

@@ -29,9 +29,10 @@ use core::{marker::PhantomData, ptr};
 /// use kernel::iov::{IoSlice, PageHold};
 ///
 /// let data = KVec::from_elem(1u8, 64, GFP_KERNEL)?;
-/// let seg = IoSlice::new(&data);
-/// let mut src = seg.source();
-/// assert_eq!(src.extract_pages::<1>(64)?.hold(), PageHold::Borrowed);
+/// let hold = IoSlice::new(&data).with_source(|src| {
+///     Ok::<_, Error>(src.extract_pages::<1>(64)?.hold())
+/// })?;
+/// assert_eq!(hold, PageHold::Borrowed);
 /// # Ok::<(), Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,8 +45,12 @@ pub enum PageHold {
     Borrowed,
 }
 
+/// The largest `N` of [`IterPages`]: its page array lives where the value does, usually on the
+/// kernel stack, which has no room for large ones (and no guard against them).
+pub const MAX_PAGES: usize = 64;
+
 /// Up to `N` pages taken from an iterator, with the data at `offset()..offset() + len()` of
-/// their concatenation.
+/// their concatenation. `N` is at most [`MAX_PAGES`]: a larger one does not build.
 ///
 /// # Invariants
 ///
@@ -61,12 +66,14 @@ pub enum PageHold {
 ///
 /// let page = Page::alloc_page(GFP_KERNEL)?;
 /// let segs = [BioVec::new(&page, 100, 200)?];
-/// let mut src = IovIterSource::bvec(&segs);
-/// let pages = src.get_pages::<4>(usize::MAX)?;
+/// let pages = IovIterSource::with_bvec(&segs, |src| {
+///     let pages = src.get_pages::<4>(usize::MAX)?;
+///     assert!(src.is_empty());
+///     Ok::<_, Error>(pages)
+/// })?;
 /// assert_eq!(pages.hold(), PageHold::Ref);
 /// assert_eq!((pages.offset(), pages.len()), (100, 200));
 /// assert_eq!(pages.pages(), &[page.as_ptr()]);
-/// assert!(src.is_empty());
 /// # Ok::<(), Error>(())
 /// ```
 pub struct IterPages<'data, const N: usize> {
@@ -89,9 +96,11 @@ impl<const N: usize> IterPages<'_, N> {
     ///
     /// let page = Page::alloc_page(GFP_KERNEL)?;
     /// let segs = [BioVec::new(&page, 0, 300)?];
-    /// let mut src = IovIterSource::bvec(&segs);
-    /// assert_eq!(src.get_pages::<1>(120)?.len(), 120);
-    /// assert_eq!(src.len(), 180);
+    /// IovIterSource::with_bvec(&segs, |src| {
+    ///     assert_eq!(src.get_pages::<1>(120)?.len(), 120);
+    ///     assert_eq!(src.len(), 180);
+    ///     Ok::<(), Error>(())
+    /// })?;
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
@@ -107,12 +116,13 @@ impl<const N: usize> IterPages<'_, N> {
     /// use kernel::iov::IoSlice;
     ///
     /// let data = KVec::from_elem(0u8, 8, GFP_KERNEL)?;
-    /// let seg = IoSlice::new(&data);
-    /// let mut src = seg.source();
-    /// src.advance(8);
-    /// let pages = src.extract_pages::<2>(8)?;
-    /// assert!(pages.is_empty());
-    /// assert!(pages.pages().is_empty());
+    /// IoSlice::new(&data).with_source(|src| {
+    ///     src.advance(8);
+    ///     let pages = src.extract_pages::<2>(8)?;
+    ///     assert!(pages.is_empty());
+    ///     assert!(pages.pages().is_empty());
+    ///     Ok::<(), Error>(())
+    /// })?;
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
@@ -129,11 +139,12 @@ impl<const N: usize> IterPages<'_, N> {
     /// use kernel::page::PAGE_SIZE;
     ///
     /// let data = KVec::from_elem(0u8, 100, GFP_KERNEL)?;
-    /// let seg = IoSlice::new(&data);
-    /// let mut src = seg.source();
-    /// src.advance(10);
-    /// let pages = src.extract_pages::<2>(50)?;
-    /// assert_eq!(pages.offset(), (data.as_ptr() as usize + 10) % PAGE_SIZE);
+    /// IoSlice::new(&data).with_source(|src| {
+    ///     src.advance(10);
+    ///     let pages = src.extract_pages::<2>(50)?;
+    ///     assert_eq!(pages.offset(), (data.as_ptr() as usize + 10) % PAGE_SIZE);
+    ///     Ok::<(), Error>(())
+    /// })?;
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
@@ -152,10 +163,12 @@ impl<const N: usize> IterPages<'_, N> {
     /// let a = Page::alloc_page(GFP_KERNEL)?;
     /// let b = Page::alloc_page(GFP_KERNEL)?;
     /// let segs = [BioVec::new(&a, 0, PAGE_SIZE)?, BioVec::new(&b, 0, 8)?];
-    /// let mut src = IovIterSource::bvec(&segs);
-    /// // One segment at a time.
-    /// assert_eq!(src.get_pages::<2>(usize::MAX)?.pages(), &[a.as_ptr()]);
-    /// assert_eq!(src.get_pages::<2>(usize::MAX)?.pages(), &[b.as_ptr()]);
+    /// IovIterSource::with_bvec(&segs, |src| {
+    ///     // One segment at a time.
+    ///     assert_eq!(src.get_pages::<2>(usize::MAX)?.pages(), &[a.as_ptr()]);
+    ///     assert_eq!(src.get_pages::<2>(usize::MAX)?.pages(), &[b.as_ptr()]);
+    ///     Ok::<(), Error>(())
+    /// })?;
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
@@ -173,9 +186,11 @@ impl<const N: usize> IterPages<'_, N> {
     ///
     /// let page = Page::alloc_page(GFP_KERNEL)?;
     /// let segs = [BioVec::new(&page, 0, 64)?];
-    /// let mut src = IovIterSource::bvec(&segs);
-    /// assert_eq!(src.extract_pages::<1>(32)?.hold(), PageHold::Borrowed);
-    /// assert_eq!(src.get_pages::<1>(32)?.hold(), PageHold::Ref);
+    /// IovIterSource::with_bvec(&segs, |src| {
+    ///     assert_eq!(src.extract_pages::<1>(32)?.hold(), PageHold::Borrowed);
+    ///     assert_eq!(src.get_pages::<1>(32)?.hold(), PageHold::Ref);
+    ///     Ok::<(), Error>(())
+    /// })?;
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
@@ -205,10 +220,19 @@ impl<const N: usize> Drop for IterPages<'_, N> {
 
 /// Turns the return value of a C page-taking function into an [`IterPages`].
 ///
+/// How many entries of `pages` hold a page is not returned by C: it follows from the byte count
+/// and the offset. In 6.12 every iterator type's `get_pages` and `extract_pages` code fills
+/// and holds exactly `DIV_ROUND_UP(offset + len, PAGE_SIZE)` entries for a return value of
+/// `len` (user memory: `len` is cut down to the pages `pin_user_pages_fast()` or
+/// `get_user_pages_fast()` returned; bvec and folio queue: one entry per page of the range
+/// returned; xarray: `len` is cut down to the pages found), and nothing for an error or 0.
+/// The count is also held to the entries C wrote (`pages` starts out null), so that a later
+/// change to that C code makes this release fewer pages, never ones it does not hold.
+///
 /// # Safety
 ///
-/// `ret` and `offset` come from a call that filled `pages` and holds the pages as `hold` says,
-/// for memory valid for `'a` if it holds nothing.
+/// `ret` and `offset` come from a call that filled `pages` (which was all null before) and
+/// holds the pages as `hold` says, for memory valid for `'a` if it holds nothing.
 #[inline]
 unsafe fn took_pages<'a, const N: usize>(
     ret: isize,
@@ -220,12 +244,11 @@ unsafe fn took_pages<'a, const N: usize>(
         return Err(Error::from_errno(ret as c_int));
     }
     let len = ret as usize;
-    // The C functions fill and hold one page per `PAGE_SIZE` of `offset + len`, at most `N`; the
-    // `min` only keeps a surprise from turning into an out-of-bounds slice.
+    let filled = pages.iter().take_while(|page| !page.is_null()).count();
     let count = if len == 0 {
         0
     } else {
-        (offset + len).div_ceil(PAGE_SIZE).min(N)
+        offset.saturating_add(len).div_ceil(PAGE_SIZE).min(filled)
     };
     // INVARIANT: `count <= N` pages were filled and are held as `hold` says, with `offset` inside
     // the first; the caller vouches for the rest.
@@ -250,6 +273,7 @@ unsafe fn get_pages<const N: usize>(
     iter_type: IterType,
     max_len: usize,
 ) -> Result<IterPages<'static, N>> {
+    crate::build_assert!(N <= MAX_PAGES, "IterPages holds at most MAX_PAGES pages");
     if N == 0 {
         return Err(EINVAL);
     }
@@ -288,6 +312,7 @@ unsafe fn extract_pages<'a, const N: usize>(
     user_backed: bool,
     max_len: usize,
 ) -> Result<IterPages<'a, N>> {
+    crate::build_assert!(N <= MAX_PAGES, "IterPages holds at most MAX_PAGES pages");
     if N == 0 {
         return Err(EINVAL);
     }
@@ -337,23 +362,20 @@ impl<'data> IovIterSource<'data> {
     /// // SAFETY: `page` is a valid page and `_refcount` is only read.
     /// let refs = |p: *mut kernel::bindings::page| unsafe { (*p)._refcount.counter };
     /// let before = refs(page.as_ptr());
-    /// let taken = {
-    ///     // An empty first segment is stepped over.
-    ///     let segs = [BioVec::new(&empty, 8, 0)?, BioVec::new(&page, 16, 64)?];
-    ///     let mut src = IovIterSource::bvec(&segs);
-    ///     src.get_pages::<1>(PAGE_SIZE)?
-    /// };
+    /// // An empty first segment is stepped over.
+    /// let segs = [BioVec::new(&empty, 8, 0)?, BioVec::new(&page, 16, 64)?];
+    /// let taken = IovIterSource::with_bvec(&segs, |src| src.get_pages::<1>(PAGE_SIZE))?;
     /// assert_eq!((taken.pages(), taken.offset()), (&[page.as_ptr()][..], 16));
     /// assert_eq!((refs(page.as_ptr()), taken.hold()), (before + 1, PageHold::Ref));
     /// drop(taken);
     /// assert_eq!(refs(page.as_ptr()), before);
     ///
     /// let data = KVec::from_elem(0u8, 8, GFP_KERNEL)?;
-    /// let seg = IoSlice::new(&data);
-    /// let mut src = seg.source();
-    /// assert_eq!(src.get_pages::<1>(8).err(), Some(EFAULT));
-    /// assert_eq!(src.get_pages::<0>(8).err(), Some(EINVAL));
-    /// assert_eq!(src.len(), 8);
+    /// IoSlice::new(&data).with_source(|src| {
+    ///     assert_eq!(src.get_pages::<1>(8).err(), Some(EFAULT));
+    ///     assert_eq!(src.get_pages::<0>(8).err(), Some(EINVAL));
+    ///     assert_eq!(src.len(), 8);
+    /// });
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
@@ -380,24 +402,25 @@ impl<'data> IovIterSource<'data> {
     /// for i in 0..200u8 {
     ///     data.push(i, GFP_KERNEL)?;
     /// }
-    /// let seg = IoSlice::new(&data);
-    /// let mut src = seg.source();
-    /// src.advance(20);
-    /// let pages = src.extract_pages::<2>(100)?;
-    /// assert_eq!(pages.hold(), PageHold::Borrowed);
-    /// assert!(!pages.is_empty() && pages.len() <= 100);
-    /// assert_eq!(src.len(), 180 - pages.len());
+    /// IoSlice::new(&data).with_source(|src| {
+    ///     src.advance(20);
+    ///     let pages = src.extract_pages::<2>(100)?;
+    ///     assert_eq!(pages.hold(), PageHold::Borrowed);
+    ///     assert!(!pages.is_empty() && pages.len() <= 100);
+    ///     assert_eq!(src.len(), 180 - pages.len());
     ///
-    /// // The first byte in the pages is `data[20]`.
-    /// // SAFETY: The page is valid while `pages` exists; the mapping is released right away.
-    /// let first = unsafe {
-    ///     let va = kernel::bindings::kmap_local_page(pages.pages()[0]).cast::<u8>();
-    ///     let b = *va.add(pages.offset());
-    ///     kernel::bindings::kunmap_local(va.cast());
-    ///     b
-    /// };
-    /// assert_eq!(first, 20);
-    /// assert!(pages.offset() < PAGE_SIZE);
+    ///     // The first byte in the pages is `data[20]`.
+    ///     // SAFETY: The page is valid while `pages` exists; the mapping is released right away.
+    ///     let first = unsafe {
+    ///         let va = kernel::bindings::kmap_local_page(pages.pages()[0]).cast::<u8>();
+    ///         let b = *va.add(pages.offset());
+    ///         kernel::bindings::kunmap_local(va.cast());
+    ///         b
+    ///     };
+    ///     assert_eq!(first, 20);
+    ///     assert!(pages.offset() < PAGE_SIZE);
+    ///     Ok::<(), Error>(())
+    /// })?;
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
@@ -414,6 +437,10 @@ impl<'data> IovIterDest<'data> {
     /// iterator, at most `N` pages, and moves the iterator past those bytes (C's
     /// `iov_iter_get_pages2()`); see [`IovIterSource::get_pages`].
     ///
+    /// Over kernel memory the bytes passed are zeroed first, as [`IovIterDest::advance`] does:
+    /// the pages come out as raw pointers, which safe code cannot write, and the C code that
+    /// lent the iterator takes every byte before its position for data.
+    ///
     /// # Examples
     ///
     /// ```
@@ -424,23 +451,60 @@ impl<'data> IovIterDest<'data> {
     /// let mut b = Page::alloc_page(GFP_KERNEL)?;
     /// let (pa, pb) = (a.as_ptr(), b.as_ptr());
     /// let mut segs = [BioVecMut::new(&mut a, 0, 100)?, BioVecMut::new(&mut b, 0, 100)?];
-    /// let mut dst = IovIterDest::bvec(&mut segs);
-    /// // One segment at a time.
-    /// assert_eq!(dst.get_pages::<2>(usize::MAX)?.pages(), &[pa]);
-    /// assert_eq!(dst.get_pages::<2>(usize::MAX)?.pages(), &[pb]);
-    /// assert!(dst.is_empty());
+    /// IovIterDest::with_bvec(&mut segs, |dst| {
+    ///     // One segment at a time.
+    ///     assert_eq!(dst.get_pages::<2>(usize::MAX)?.pages(), &[pa]);
+    ///     assert_eq!(dst.get_pages::<2>(usize::MAX)?.pages(), &[pb]);
+    ///     assert!(dst.is_empty());
+    ///     Ok::<(), Error>(())
+    /// })?;
+    /// let mut back = [1u8; 100];
+    /// // SAFETY: `back` is valid for 100 bytes and nothing else uses `b`.
+    /// unsafe { b.read_raw(back.as_mut_ptr(), 0, 100)? };
+    /// assert_eq!(back, [0u8; 100]);
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
     pub fn get_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'static, N>> {
         let iter_type = self.iter_type();
+        let saved = self.zero_ahead(iter_type);
         // SAFETY: By the type invariants the iterator is valid; it is borrowed mutably.
-        unsafe { get_pages(self.as_raw(), iter_type, max_len) }
+        let pages = unsafe { get_pages(self.as_raw(), iter_type, max_len) };
+        self.zero_taken(saved, &pages);
+        pages
+    }
+
+    /// For kernel memory, returns the state of the iterator before pages are taken, so that
+    /// [`IovIterDest::zero_taken`] can zero what they cover.
+    #[inline]
+    fn zero_ahead(&self, iter_type: IterType) -> Option<bindings::iov_iter> {
+        match iter_type {
+            IterType::Ubuf | IterType::Iovec | IterType::Discard => None,
+            // SAFETY: The iterator is initialised and plain data; this is a copy of it.
+            _ => Some(unsafe { ptr::read(self.iov.get()) }),
+        }
+    }
+
+    /// Zeroes the bytes `pages` cover: puts the iterator back to `saved` and zeroes forward
+    /// from there, which moves it to where taking the pages did.
+    #[inline]
+    fn zero_taken<const N: usize>(
+        &mut self,
+        saved: Option<bindings::iov_iter>,
+        pages: &Result<IterPages<'_, N>>,
+    ) {
+        if let (Some(saved), Ok(pages)) = (saved, pages) {
+            // SAFETY: `saved` is the state this iterator had before the pages were taken, with
+            // the same memory, valid for `'data`; `&mut` access to it is held.
+            unsafe { ptr::write(self.as_raw(), saved) };
+            self.zero(pages.len());
+        }
     }
 
     /// Returns the pages behind up to `max_len` bytes at the start of the iterator, at most `N`
     /// pages, and moves the iterator past those bytes (C's `iov_iter_extract_pages()`); see
-    /// [`IovIterSource::extract_pages`].
+    /// [`IovIterSource::extract_pages`]. Over kernel memory the bytes passed are zeroed first,
+    /// as for [`IovIterDest::get_pages`].
     ///
     /// # Examples
     ///
@@ -478,31 +542,32 @@ impl<'data> IovIterDest<'data> {
     /// let dst = unsafe { IovIterDest::from_raw(raw.as_mut_ptr()) };
     /// assert!(dst.is_user_backed());
     ///
-    /// let mut guard = dst.checkpoint();
-    /// let pages = guard.extract_pages::<2>(16)?;
-    /// assert_eq!(pages.hold(), PageHold::Pin);
-    /// assert_eq!((pages.offset(), pages.len(), pages.pages().len()), (PAGE_SIZE - 8, 8, 1));
-    /// let page = pages.pages()[0];
-    /// // SAFETY: The page stays mapped in the test's mm, so it stays valid; it is only read.
-    /// let refs = || unsafe { (*page)._refcount.counter };
-    /// let pinned = refs();
-    /// drop(pages);
-    /// assert_eq!(refs(), pinned - bindings::GUP_PIN_COUNTING_BIAS as i32);
+    /// dst.checkpoint(|cp| {
+    ///     let pages = cp.extract_pages::<2>(16)?;
+    ///     assert_eq!(pages.hold(), PageHold::Pin);
+    ///     assert_eq!((pages.offset(), pages.len(), pages.pages().len()), (PAGE_SIZE - 8, 8, 1));
+    ///     let page = pages.pages()[0];
+    ///     // SAFETY: The page stays mapped in the test's mm, so it stays valid; it is only read.
+    ///     let refs = || unsafe { (*page)._refcount.counter };
+    ///     let pinned = refs();
+    ///     drop(pages);
+    ///     assert_eq!(refs(), pinned - bindings::GUP_PIN_COUNTING_BIAS as i32);
     ///
-    /// // Copies are short at the hole; a `_full` copy that cannot finish is undone.
-    /// guard.revert(8)?;
-    /// assert_eq!(guard.copy_to_iter(&[1u8; 16]), 8);
-    /// assert_eq!(guard.copy_to_iter_full(&[2u8; 8]), Err(EFAULT));
-    /// assert_eq!(guard.len(), 8);
-    /// guard.revert(8)?;
-    /// assert_eq!(guard.copy_to_iter_full(&[3u8; 16]), Err(EFAULT));
-    /// assert_eq!(guard.len(), 16);
-    /// // A fault at once: mainline's `simple_read_from_buffer` reads nothing.
-    /// guard.advance(8);
-    /// let mut pos = 0;
-    /// assert_eq!(guard.simple_read_from_buffer(&mut pos, b"data")?, 0);
-    /// assert_eq!(pos, 0);
-    /// drop(guard);
+    ///     // Copies are short at the hole; a `_full` copy that cannot finish is undone.
+    ///     cp.revert(8)?;
+    ///     assert_eq!(cp.copy_to_iter(&[1u8; 16]), 8);
+    ///     assert_eq!(cp.copy_to_iter_full(&[2u8; 8]), Err(EFAULT));
+    ///     assert_eq!(cp.len(), 8);
+    ///     cp.revert(8)?;
+    ///     assert_eq!(cp.copy_to_iter_full(&[3u8; 16]), Err(EFAULT));
+    ///     assert_eq!(cp.len(), 16);
+    ///     // A fault at once: mainline's `simple_read_from_buffer` reads nothing.
+    ///     cp.advance(8);
+    ///     let mut pos = 0;
+    ///     assert_eq!(cp.simple_read_from_buffer(&mut pos, b"data")?, 0);
+    ///     assert_eq!(pos, 0);
+    ///     Ok::<(), Error>(())
+    /// })?;
     ///
     /// // Read back what landed in user memory.
     /// let mut raw_src = core::mem::MaybeUninit::<bindings::iov_iter>::uninit();
@@ -518,9 +583,12 @@ impl<'data> IovIterDest<'data> {
     /// ```
     #[inline]
     pub fn extract_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'data, N>> {
-        let user_backed = self.is_user_backed();
+        let iter_type = self.iter_type();
+        let saved = self.zero_ahead(iter_type);
         // SAFETY: By the type invariants the iterator is valid and its memory may be accessed
         // for `'data`; it is borrowed mutably.
-        unsafe { extract_pages(self.as_raw(), user_backed, max_len) }
+        let pages = unsafe { extract_pages(self.as_raw(), self.is_user_backed(), max_len) };
+        self.zero_taken(saved, &pages);
+        pages
     }
 }
