@@ -125,6 +125,17 @@ normalize() {
 	done
 }
 
+# cover_ranges PDIR: the cover letter's headings "... (patches A-B)" must
+# cover 1 to the number of patches, in order: its overview cannot go stale
+# when patches are added, dropped or moved between its groups.
+cover_ranges() {
+	n=$(grep -c '^[0-9]' "$1/series")
+	sed -n 's/^[A-Z].* (patches \([0-9]*\)-\([0-9]*\))$/\1 \2/p' "$1/0000-cover-letter.patch" |
+		awk -v n="$n" '$1 != next_ { bad = 1 } { next_ = $2 + 1 }
+			BEGIN { next_ = 1 } END { exit bad || next_ != n + 1 }' ||
+		die "the cover letter's \"(patches A-B)\" headings do not cover patches 1-$n in order"
+}
+
 # state EDIT: the sync file; synced_pdir PDIR: the hash recorded for PDIR.
 state() { echo "$(git -C "$1" rev-parse --absolute-git-dir)/iov-sync"; }
 pdir_hash() { find "$1" -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-64; }
@@ -199,6 +210,7 @@ export)
 	top=$(dirname "$(realpath "$pdir")")
 	for v in $views; do rm -rf "${top:?}/$v"; done
 	for v in $views; do [ ! -d "$tmp/$v" ] || cp -r "$tmp/$v" "$top/$v"; done
+	cover_ranges "$tmp/patches"
 	rm -rf "$pdir" && cp -r "$tmp/patches" "$pdir"
 	record "$edit" "$pdir"
 	step export "$(grep -c '^[0-9]' "$pdir/series") patches and the views written; commit them"
@@ -231,6 +243,7 @@ check)
 		die "$pdir/ or the views are not what exporting the series gives (above): edit" \
 			"the series with 'make edit' and 'make export' (README \"Editing the series\")"
 	fi
+	cover_ranges "$pdir"
 	echo "$key" >"$stamp"
 	step patches "$(grep -c '^[0-9]' "$pdir/series") patches, in exported form; the views match"
 	;;
