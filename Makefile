@@ -64,11 +64,14 @@ GUEST_ARGS_debug = IOV_FAULTS=$(FAULTS) IOV_CW_ROUNDS=$(SOAK_ROUNDS)
 GUEST_ARGS_race = IOV_CW_ROUNDS=$(SOAK_ROUNDS)
 GUEST_ARGS += $(GUEST_ARGS_$(VARIANT)) $(if $(VARIANT),TEST_TIMEOUT=$(BOOT_TIMEOUT))
 
-# Start time for the "[mm:ss]" progress lines, fixed once per top-level make.
+# Start time for the "[mm:ss]" progress lines, fixed once per top-level make,
+# and the file that collects them (for the phase times in results/).
 ifndef IOV_T0
 IOV_T0 := $(shell date +%s)
+IOV_STEPS := $(B)/steps$(DBG).log
+$(shell mkdir -p $(B) && : >$(IOV_STEPS))
 endif
-export IOV_T0
+export IOV_T0 IOV_STEPS
 export PATH := $(TOOLS)/bin:/usr/lib/llvm-19/bin:$(PATH)
 # kunit.py (run by qemu/results.py from the tree) must not leave
 # __pycache__ in build/linux, which has to stay pristine + patches/.
@@ -268,6 +271,12 @@ RESULTS = scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen >$(QOUT)/vers
 		--versions $(QOUT)/versions.txt --cpus $(CPUS) $(if $(DBG),,--lint $(B)/lint.tap) \
 		$(foreach l,$(LOG_$(VARIANT)),--require '$(l)')
 
+# A passing check records its summary in results/, unless a knob changed
+# what it measures (README "Results").
+KNOBS   = EXCLUDE SOAK FAULTS SOAK_ROUNDS CPUS
+CHANGED = $(strip $(foreach v,$(KNOBS),$(if $(filter command% environment%,$(origin $(v))),$(v))))
+RECORD  = $(if $(CHANGED),,--record results/check$(DBG).txt --steps $(IOV_STEPS))
+
 BOOT = QEMU_CPUS=$(CPUS) qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS)
 
 # qemu: lint first (a failure does not stop the boot: the results table
@@ -280,8 +289,7 @@ qemu: patches-check kernel initramfs $(EXPECTED) $(LINT_STEP)
 check: patches-check kernel initramfs $(EXPECTED)
 	@$(if $(LINT_STEP),$(MAKE) --no-print-directory $(B)/lint.tap & lint=$$!;) \
 		$(BOOT) </dev/null; rc=$$?; $(if $(LINT_STEP),wait $$lint; $(LINT_SUMMARY);) exit $$rc
-	@[ "$(VARIANT)" != debug ] || tr -d '\r' <$(QOUT)/results.log | grep -a 'usercopy faults injected' || true
-	@$(RESULTS)
+	@$(RESULTS) $(RECORD)
 
 # The mm/filemap patch (by file name), for EXCLUDE: the selftests must pass
 # with and without it.
@@ -305,6 +313,7 @@ bench-filemap: patches-check
 		qemu/bench-filemap.c
 	@qemu/mkinitramfs.sh $(BENCH)/initramfs.cpio.gz $(BENCH)/prog
 	@QEMU_CPUS=$(BENCH_CPUS) qemu/bench-filemap.sh $(BENCH) $(BENCH_BOOTS) $(BOOT_TIMEOUT) </dev/null
+	@$(if $(BENCH_CHANGED),,cp $(BENCH)/summary.txt results/bench-filemap.txt)
 
 # "make bench": the cost of the Rust kernel::iov wrapper and of the Rust
 # RAM file sample against C, in one boot of the normal kernel with only the
@@ -315,15 +324,19 @@ BENCH_SAMPLES ?= 61
 # The guest CPU: "max" as in check; "max,-erms" shows the user copies
 # without TCG's slow emulation of "rep movsb" (README "Benchmarks").
 BENCH_CPU     ?= max
-# Extra QEMU options, e.g. "-icount shift=0": the guest clock then counts
-# guest instructions, so the ratios become ratios of instructions executed.
-BENCH_QEMU    ?=
+# Extra QEMU options. "-icount shift=0": the guest clock counts guest
+# instructions, so the ratios are ratios of instructions executed, free of
+# TCG's placement noise (README "Benchmarks"); BENCH_QEMU= times instead.
+BENCH_QEMU    ?= -icount shift=0
 # Guest CPUs of the benchmarks: one. They time single-threaded code paths;
 # a second vCPU only adds host threads to compete for the two host cores
 # (README "Benchmarks").
 BENCH_CPUS ?= 1
 # Pages to move the driver benchmark's user buffer by (placement effects).
 BENCH_BUF_PAGES ?=
+# Only a benchmark run with the default knobs is recorded in results/.
+BENCH_CHANGED = $(strip $(foreach v,BENCH_BOOTS BENCH_SAMPLES BENCH_CPU BENCH_QEMU BENCH_CPUS \
+	BENCH_BUF_PAGES EXCLUDE,$(if $(filter command% environment%,$(origin $(v))),$(v))))
 BENCH_ARGS = kunit.filter_glob=iov_rust_bench.iov_bench_wrapper_cost \
 	iov_bench_kunit.samples=$(BENCH_SAMPLES) iov_bench_kunit.batch_kib=1024 \
 	BENCH_SAMPLES=$(BENCH_SAMPLES) $(if $(BENCH_BUF_PAGES),BENCH_BUF_PAGES=$(BENCH_BUF_PAGES)) \
@@ -350,7 +363,9 @@ bench: patches-check kernel
 	  echo "kernel config: $(BENCH_IOV)/config"; } >$(BENCH_IOV)/env.txt
 	@QEMU_CPUS=$(BENCH_CPUS) QEMU_CPU='$(BENCH_CPU)' QEMU_EXTRA='$(BENCH_QEMU)' qemu/run.sh $(BZIMAGE) $(BENCH_IOV)/initramfs.cpio.gz \
 		$(BENCH_IOV)/boot $(BOOT_TIMEOUT) $(BENCH_ARGS) </dev/null
-	@qemu/bench-iov.py --boot $(BENCH_IOV)/boot --out $(BENCH_IOV) --env $(BENCH_IOV)/env.txt
+	@qemu/bench-iov.py --boot $(BENCH_IOV)/boot --out $(BENCH_IOV) --env $(BENCH_IOV)/env.txt \
+		$(if $(findstring icount,$(BENCH_QEMU)),--exact)
+	@$(if $(BENCH_CHANGED),,cat $(BENCH_IOV)/env.txt $(BENCH_IOV)/summary.txt >results/bench.txt)
 
 clean:
 	rm -rf $(KOBJ) $(KOBJ).kconfig $(QOUT) $(B)/tests$(DBG) $(INITRAMFS) $(STAMP_CONFIG) \

@@ -29,10 +29,18 @@ BOOTSTRAP = 2000
 WRAPPER_RE = re.compile(r'iov-bench: (\w+) (\d+) (\d+) (\w+)((?: \d+)+)\s*$')
 DRIVER_RE = re.compile(r'^bench-ramfile: (\w+) (\d+) (\d+) (\w+) (\d+)((?: \d+)+)\s*$')
 
-# Targets of issue 7 (see README.md "Benchmarks").
-WRAPPER_TARGETS = {64: 1.05, 4096: 1.01}   # Rust time / C time, at most
-DRIVER_TARGET = 0.98                       # Rust throughput / C, at least
-MEMCPY_TARGET = 0.90                       # single 1 MiB copy / memcpy, at least
+# Targets (README.md "Benchmarks", the cover letter): Rust/C time of a copy
+# at most WRAPPER_TARGET, a page copy under 4 KiB at most PAGE_SMALL_TARGET
+# (the Rust benchmark loop's few extra instructions per copy); the
+# Rust sample's throughput at least DRIVER_TARGET of its C twin's. With
+# --exact (QEMU -icount: ratios of instructions) a missed target fails.
+WRAPPER_TARGET = 1.01
+PAGE_SMALL_TARGET = 1.03
+DRIVER_TARGET = 0.98
+
+
+def wrapper_target(path, size):
+    return PAGE_SMALL_TARGET if path.startswith('page') and size < 4096 else WRAPPER_TARGET
 
 
 def read_lines(path):
@@ -101,6 +109,8 @@ def main():
     ap.add_argument('--boot', required=True, help='directory with console.log, results.log')
     ap.add_argument('--out', required=True, help='output directory')
     ap.add_argument('--env', help='file with toolchain and host facts to include')
+    ap.add_argument('--exact', action='store_true',
+                    help='the guest counted instructions (-icount): a missed target fails')
     args = ap.parse_args()
     rng = random.Random(7)
     os.makedirs(args.out, exist_ok=True)
@@ -173,21 +183,14 @@ def main():
     for path, size, c, r, m, ratio, lo, hi, cf, rf, n in rows:
         say(f'{path:<11}{fmt_size(size):>8}{c:>10.0f}{r:>10.0f}{m:>11.0f}{ratio:>8.3f}'
             f'{f"{lo:.3f}-{hi:.3f}":>16}{cf:>10.2f}{rf:>12.2f}')
-    say('')
-    say('Targets (wrapper): Rust/C time <= 1.05 at 64 B, <= 1.01 at 4 KiB (upper end of')
-    say('the interval); single 1 MiB copies >= 0.90 of memcpy():')
-    for path, size, c, r, m, ratio, lo, hi, cf, rf, n in rows:
-        if size in WRAPPER_TARGETS:
-            t = WRAPPER_TARGETS[size]
-            verdict = 'met' if hi <= t else ('met by the median' if ratio <= t else 'MISSED')
-            say(f'  {path:<11}{fmt_size(size):>7}: {ratio:.3f} ({lo:.3f}-{hi:.3f}) '
-                f'target <= {t:.2f}: {verdict}')
-    for path, size, c, r, m, ratio, lo, hi, cf, rf, n in rows:
-        if size == 1 << 20:
-            for lang, frac in (('C', cf), ('Rust', rf)):
-                verdict = 'met' if frac >= MEMCPY_TARGET else 'MISSED'
-                say(f'  {path:<11}  1 MiB {lang:<4} {frac:.2f} of memcpy, target >= '
-                    f'{MEMCPY_TARGET:.2f}: {verdict}')
+    missed = [(p, s, x) for p, s, c, r, m, x, lo, hi, cf, rf, n in rows
+              if x > wrapper_target(p, s)]
+    say(f'Target (wrapper): Rust/C time <= {WRAPPER_TARGET} in every cell, '
+        f'<= {PAGE_SMALL_TARGET} for page copies under 4 KiB: '
+        + ('met' if not missed else 'MISSED in ' + ', '.join(
+            f'{p} {fmt_size(s)} ({x:.3f})' for p, s, x in missed)))
+    if missed and args.exact:
+        problems.append('wrapper target missed')
     say('')
 
     # Driver cost.
@@ -232,6 +235,8 @@ def main():
         missed = [x for x in drows if x[5] is not None and x[5] < DRIVER_TARGET]
         say(f'Target (driver): Rust/C throughput >= {DRIVER_TARGET} in every cell: '
             + ('met' if not missed else f'MISSED in {len(missed)} of {len(drows)} cells'))
+        if missed and args.exact:
+            problems.append('driver target missed')
     else:
         say('Target (driver): not measured, only one device exists in this kernel.')
     say('')

@@ -149,12 +149,13 @@ def split_user_tap(path):
 
 
 def read_expected(path):
-    """Expected suites: 'KIND NAME [MIN-PASSED]' per line."""
-    want = []
+    """Expected suites: 'KIND NAME PASSED [SKIPPED]' per line, exact counts;
+    a later line for the same suite replaces an earlier one."""
+    want = {}
     for line in open(path):
         line = line.split('#', 1)[0].split()
         if line:
-            want.append((line[0], line[1], int(line[2]) if len(line) > 2 else 1))
+            want[(line[0], line[1])] = (int(line[2]), int(line[3]) if len(line) > 3 else 0)
     return want
 
 
@@ -169,6 +170,8 @@ def main():
                     help='CPUs the guest was given: fewer brought up fail the run')
     ap.add_argument('--require', action='append', default=[],
                     help='a kernel log line (regex) that must appear, e.g. KCSAN enabled')
+    ap.add_argument('--record', help='where to write the summary if the run passes')
+    ap.add_argument('--steps', help='progress lines of the run, for --record')
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)  # kunit.py changes directory
 
@@ -236,14 +239,15 @@ def main():
         else:
             problems.append('build lint: did not run')
 
-    for kind, name, least in read_expected(args.expected):
+    # Exact counts: a case added, lost or newly skipped is a change to the
+    # expected-suites file, not something a run lets through.
+    for (kind, name), (passed, skipped) in read_expected(args.expected).items():
         got = rows.get((kind, name))
         if got is None:
             problems.append(f'{kind} suite {name}: missing')
-        elif got[0] < least:
-            # Skipped cases do not count: a suite that skips is not proof.
-            problems.append(f'{kind} suite {name}: {got[0]} passed, '
-                            f'expected at least {least}')
+        elif got[0] != passed or got[2] != skipped:
+            problems.append(f'{kind} suite {name}: {got[0]} passed and {got[2]} skipped, '
+                            f'{args.expected} says {passed} and {skipped}')
 
     try:
         log = open(console, errors='backslashreplace').read().splitlines()
@@ -266,18 +270,29 @@ def main():
     if len(bad) > 10:
         problems.append(f'kernel log: {len(bad) - 10} more such lines')
 
+    out = []
     if args.versions and os.path.exists(args.versions):
-        print(open(args.versions).read().rstrip())
+        out.append(open(args.versions).read().rstrip())
     if up:
-        print(f'guest       {up[-1]} CPU(s) brought up of {args.cpus}')
-    print()
+        out.append(f'guest       {up[-1]} CPU(s) brought up of {args.cpus}')
+    out.append('')
     width = max([len(n) for _, n in rows] + [24])
-    print(f'{"suite":<{width + 8}} {"passed":>7} {"failed":>7} {"skipped":>8}')
+    out.append(f'{"suite":<{width + 8}} {"passed":>7} {"failed":>7} {"skipped":>8}')
     total = [0, 0, 0]
     for (kind, name), (p, f, s) in sorted(rows.items()):
-        print(f'{kind:<7} {name:<{width}} {p:>7} {f:>7} {s:>8}')
+        out.append(f'{kind:<7} {name:<{width}} {p:>7} {f:>7} {s:>8}')
         total = [total[0] + p, total[1] + f, total[2] + s]
-    print(f'{"total":<{width + 8}} {total[0]:>7} {total[1]:>7} {total[2]:>8}')
+    out.append(f'{"total":<{width + 8}} {total[0]:>7} {total[1]:>7} {total[2]:>8}')
+    # What the debug boot's fault injection reached (the guest prints it).
+    try:
+        results_log = open(os.path.join(args.out, 'results.log'), errors='replace').read()
+    except OSError:
+        results_log = ''
+    faults = [line.strip() for line in results_log.splitlines()
+              if 'usercopy faults injected: ' in line]
+    if faults:
+        out += [''] + faults
+    print('\n'.join(out))
     for (kind, name), (p, f, s) in sorted(rows.items()):
         if f:
             print(f'FAILED: {kind} suite {name}: {f} failed case(s):')
@@ -287,6 +302,16 @@ def main():
         print('FAILED: ' + p)
     failed = total[1] + len(problems)
     print(f'{total[0]} passed, {failed} failed')
+    if args.record and not failed:
+        steps = (open(args.steps).read().rstrip().splitlines()
+                 if args.steps and os.path.exists(args.steps) else [])
+        os.makedirs(os.path.dirname(os.path.abspath(args.record)), exist_ok=True)
+        with open(args.record, 'w') as f:
+            f.write('\n'.join(out + ['', f'{total[0]} passed, {failed} failed']))
+            if steps:
+                f.write('\n\nphase times of this run ([min:s] since it started):\n')
+                f.write('\n'.join(steps))
+            f.write('\n')
     return 1 if failed else 0
 
 

@@ -5,13 +5,16 @@
 # Makefile); falls back to this script's start when run by hand.
 : "${IOV_T0:=$(date +%s)}"
 
-# step PHASE MESSAGE...: one progress line, "[mm:ss] phase: message".
+# step PHASE MESSAGE...: one progress line, "[mm:ss] phase: message", also
+# appended to IOV_STEPS if the Makefile set it.
 step() {
 	phase=$1
 	shift
 	now=$(date +%s)
 	el=$((now - IOV_T0))
-	printf '[%02d:%02d] %-9s %s\n' $((el / 60)) $((el % 60)) "$phase:" "$*"
+	line=$(printf '[%02d:%02d] %-9s %s' $((el / 60)) $((el % 60)) "$phase:" "$*")
+	printf '%s\n' "$line"
+	[ -z "${IOV_STEPS:-}" ] || printf '%s\n' "$line" >>"$IOV_STEPS"
 }
 
 # die MESSAGE...: one clear error line on stderr, then exit 1.
