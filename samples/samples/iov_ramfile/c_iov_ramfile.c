@@ -6,7 +6,7 @@
  * /dev/c-iov-ramfile is the C twin of the Rust sample /dev/rust-iov-ramfile
  * and the reference for its behaviour: both must give identical results
  * (return values, errno, file contents, file offsets) for every request.
- * samples/iov_ramfile/iov_ramfile_test.c checks that from user space.
+ * The tests samples/iov_ramfile/iov_ramfile*_test.c check that from user space.
  *
  * Semantics
  * ---------

@@ -4,7 +4,7 @@
 //!
 //! `/dev/rust-iov-ramfile` is the Rust twin of `/dev/c-iov-ramfile`
 //! (`samples/iov_ramfile/c_iov_ramfile.c`). The header comment of the C driver specifies the
-//! behaviour of both, to the errno; `samples/iov_ramfile/iov_ramfile_test.c` checks from user
+//! behaviour of both, to the errno; `samples/iov_ramfile/iov_ramfile*_test.c` check from user
 //! space that the two give identical results for every request.
 //!
 //! In short: one file shared by every open, `capacity` bytes (module parameter, 1 byte to
