@@ -207,10 +207,10 @@ export)
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	export_to "$edit" "$tmp"
+	cover_ranges "$tmp/patches"
 	top=$(dirname "$(realpath "$pdir")")
 	for v in $views; do rm -rf "${top:?}/$v"; done
 	for v in $views; do [ ! -d "$tmp/$v" ] || cp -r "$tmp/$v" "$top/$v"; done
-	cover_ranges "$tmp/patches"
 	rm -rf "$pdir" && cp -r "$tmp/patches" "$pdir"
 	record "$edit" "$pdir"
 	step export "$(grep -c '^[0-9]' "$pdir/series") patches and the views written; commit them"

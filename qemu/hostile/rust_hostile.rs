@@ -27,7 +27,6 @@ use core::{
     sync::atomic::{AtomicUsize, Ordering},
 };
 use kernel::{
-    c_str,
     fs::{File, Kiocb},
     ioctl::_IO,
     iov::{IovIterDest, IovIterSource},
@@ -78,7 +77,7 @@ struct Hostile {
     status: MiscDeviceRegistration<Status>,
 }
 
-fn opts(name: &'static CStr) -> MiscDeviceOptions {
+fn opts(name: &'static core::ffi::CStr) -> MiscDeviceOptions {
     MiscDeviceOptions { name }
 }
 
@@ -86,21 +85,21 @@ impl kernel::InPlaceModule for Hostile {
     fn init(_module: &'static ThisModule) -> impl PinInit<Self, Error> {
         // A registration that is never dropped, so never deregistered.
         if let Ok(leaked) = KBox::pin_init(
-            MiscDeviceRegistration::<Leaked>::register(opts(c_str!("hostile-leaked"))),
+            MiscDeviceRegistration::<Leaked>::register(opts(c"hostile-leaked")),
             GFP_KERNEL,
         ) {
             core::mem::forget(leaked);
         }
         try_pin_init!(Self {
-            read_more <- MiscDeviceRegistration::register(opts(c_str!("hostile-read-more"))),
-            read_queued <- MiscDeviceRegistration::register(opts(c_str!("hostile-read-queued"))),
+            read_more <- MiscDeviceRegistration::register(opts(c"hostile-read-more")),
+            read_queued <- MiscDeviceRegistration::register(opts(c"hostile-read-queued")),
             read_unwritten <-
-                MiscDeviceRegistration::register(opts(c_str!("hostile-read-unwritten"))),
-            read_skipped <- MiscDeviceRegistration::register(opts(c_str!("hostile-read-skipped"))),
-            write_more <- MiscDeviceRegistration::register(opts(c_str!("hostile-write-more"))),
-            fdinfo <- MiscDeviceRegistration::register(opts(c_str!("hostile-fdinfo"))),
+                MiscDeviceRegistration::register(opts(c"hostile-read-unwritten")),
+            read_skipped <- MiscDeviceRegistration::register(opts(c"hostile-read-skipped")),
+            write_more <- MiscDeviceRegistration::register(opts(c"hostile-write-more")),
+            fdinfo <- MiscDeviceRegistration::register(opts(c"hostile-fdinfo")),
             status <- MiscDeviceRegistration::register_with_data(
-                opts(c_str!("hostile-status")),
+                opts(c"hostile-status"),
                 Counted
             ),
         })
@@ -265,7 +264,7 @@ impl MiscDevice for Status {
             return Err(ENOTTY);
         }
         let options = MiscDeviceOptions {
-            name: c_str!("hostile-status"),
+            name: c"hostile-status",
         };
         let dup = KBox::pin_init(
             MiscDeviceRegistration::<Status>::register_with_data(options, Counted),

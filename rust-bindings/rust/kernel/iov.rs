@@ -174,6 +174,24 @@ impl<'data> IovIterSource<'data> {
     /// Copies bytes out of the iterator into `out` and returns how many: fewer than
     /// `out.len()` when the iterator ends or, for user memory, faults first (C's
     /// `copy_from_iter()`). Bytes of `out` past the returned count are left as they were.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::{bindings, iov::IovIterSource};
+    ///
+    /// let data = *b"abc";
+    /// let seg = bindings::kvec { iov_base: data.as_ptr().cast_mut().cast(), iov_len: 3 };
+    /// let mut raw = core::mem::MaybeUninit::<bindings::iov_iter>::uninit();
+    /// // SAFETY: `iov_iter_kvec` initialises `raw`, over `seg`, which describes `data`.
+    /// unsafe { bindings::iov_iter_kvec(raw.as_mut_ptr(), bindings::ITER_SOURCE, &seg, 1, 3) };
+    /// // SAFETY: `raw`, `seg` and `data` outlive `src`, which is its only user.
+    /// let src = unsafe { IovIterSource::from_raw(raw.as_mut_ptr()) };
+    /// let mut out = *b"........";
+    /// assert_eq!(src.copy_from_iter(&mut out), 3);
+    /// // A short copy: the rest of `out` is untouched.
+    /// assert_eq!(&out, b"abc.....");
+    /// ```
     #[inline]
     pub fn copy_from_iter(&mut self, out: &mut [u8]) -> usize {
         // SAFETY: `u8` and `MaybeUninit<u8>` have the same layout, and `copy_from_iter_raw` only
@@ -406,6 +424,31 @@ impl<'data> IovIterDest<'data> {
     /// position. A copy that faults at once returns 0 too, with `*ppos` unchanged, as in
     /// mainline: a `read_iter` that wants `read()` to fail with `EFAULT` there, rather than look
     /// like the end of the file, checks for it (see the `MiscDevice` documentation).
+    ///
+    /// # Examples
+    ///
+    /// A user buffer that cannot be written (a `PROT_NONE` mapping of this KUnit test's mm):
+    ///
+    /// ```
+    /// use core::{mem::MaybeUninit, ptr};
+    /// use kernel::{bindings, iov::IovIterDest};
+    ///
+    /// // SAFETY: This runs in a KUnit test; the mapping goes away with the test's mm.
+    /// let user = unsafe {
+    ///     let test = bindings::kunit_get_current_test();
+    ///     bindings::kunit_vm_mmap(test, ptr::null_mut(), 0, 4096, 0, 0x22, 0)
+    /// };
+    /// assert_ne!(user, 0);
+    /// let mut raw = MaybeUninit::<bindings::iov_iter>::uninit();
+    /// let dir = bindings::ITER_DEST as core::ffi::c_int;
+    /// // SAFETY: `import_ubuf` initialises `raw` when it succeeds.
+    /// assert_eq!(unsafe { bindings::import_ubuf(dir, user as _, 16, raw.as_mut_ptr()) }, 0);
+    /// // SAFETY: `raw` outlives `dst`, its only user; it describes this task's user memory.
+    /// let dst = unsafe { IovIterDest::from_raw(raw.as_mut_ptr()) };
+    /// let mut pos = 0;
+    /// assert_eq!(dst.simple_read_from_buffer(&mut pos, b"contents"), Ok(0));
+    /// assert_eq!((pos, dst.len()), (0, 16));
+    /// ```
     #[inline]
     pub fn simple_read_from_buffer(&mut self, ppos: &mut i64, contents: &[u8]) -> Result<usize> {
         if *ppos < 0 {

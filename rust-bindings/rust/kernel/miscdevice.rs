@@ -34,12 +34,11 @@ use crate::{
     device::Device,
     error::{code::*, to_result, Error, Result, VTABLE_DEFAULT_ERROR},
     ffi::{c_int, c_long, c_uint, c_ulong},
-    fs::{File, Kiocb},
+    fs::{File, Kiocb, LocalFile},
     init::{self, PinInit},
     iov::{self, IovIterDest, IovIterSource},
     prelude::*,
     seq_file::SeqFile,
-    str::CStr,
     types::{ForeignOwnable, Opaque},
 };
 use core::{
@@ -82,8 +81,11 @@ impl Whence {
 /// How to register a misc device.
 #[derive(Clone, Copy)]
 pub struct MiscDeviceOptions {
-    /// The name of the device, and of its node in `/dev`.
-    pub name: &'static CStr,
+    /// The name of the device, and of its node in `/dev`: a C string literal, `c"name"`.
+    ///
+    /// A `core::ffi::CStr`, as in mainline since it moved to Rust's own C string type; this
+    /// field alone changes here, while the rest of 6.12 keeps `kernel::str::CStr`.
+    pub name: &'static core::ffi::CStr,
 }
 
 impl MiscDeviceOptions {
@@ -98,7 +100,7 @@ impl MiscDeviceOptions {
         // SAFETY: All zeroes is a valid `struct miscdevice` (null pointers, an empty list).
         let mut misc: bindings::miscdevice = unsafe { MaybeUninit::zeroed().assume_init() };
         misc.minor = bindings::MISC_DYNAMIC_MINOR as c_int;
-        misc.name = self.name.as_char_ptr();
+        misc.name = self.name.as_ptr().cast();
         misc.fops = &MiscdeviceVTable::<T>::VTABLE;
         misc
     }
@@ -180,10 +182,11 @@ pub trait MiscDevice: Sized {
     /// # Examples
     ///
     /// A read of an in-memory buffer that fails with `EFAULT` on a user buffer it cannot write
-    /// at all:
+    /// at all, run here on a user mapping without access rights:
     ///
     /// ```
-    /// use kernel::{fs::Kiocb, iov::IovIterDest};
+    /// use core::{mem::MaybeUninit, ptr};
+    /// use kernel::{bindings, fs::Kiocb, iov::IovIterDest};
     ///
     /// fn read_buffer<T>(
     ///     kiocb: &mut Kiocb<'_, T>,
@@ -200,6 +203,30 @@ pub trait MiscDevice: Sized {
     ///     }
     ///     Ok(n)
     /// }
+    ///
+    /// // A page of user memory that may not be written (PROT_NONE), in this KUnit test's mm.
+    /// // SAFETY: This runs in a KUnit test; the mapping goes away with the test's mm.
+    /// let user = unsafe {
+    ///     let test = bindings::kunit_get_current_test();
+    ///     bindings::kunit_vm_mmap(test, ptr::null_mut(), 0, 4096, 0, 0x22, 0)
+    /// };
+    /// assert_ne!(user, 0);
+    /// // SAFETY: All zeroes is a valid `struct file` and `struct kiocb`.
+    /// let (mut file, mut raw_kiocb) = unsafe {
+    ///     (core::mem::zeroed::<bindings::file>(), core::mem::zeroed::<bindings::kiocb>())
+    /// };
+    /// raw_kiocb.ki_filp = &mut file;
+    /// // SAFETY: `raw_kiocb` and `file` outlive `kiocb`; `()` needs no private data.
+    /// let mut kiocb = unsafe { Kiocb::<()>::from_raw(&mut raw_kiocb) };
+    /// let mut raw = MaybeUninit::<bindings::iov_iter>::uninit();
+    /// let dir = bindings::ITER_DEST as core::ffi::c_int;
+    /// // SAFETY: `import_ubuf` initialises `raw` when it succeeds.
+    /// assert_eq!(unsafe { bindings::import_ubuf(dir, user as _, 16, raw.as_mut_ptr()) }, 0);
+    /// // SAFETY: `raw` outlives `iov`, its only user; it describes this task's user memory.
+    /// let iov = unsafe { IovIterDest::from_raw(raw.as_mut_ptr()) };
+    /// // The copy faults at once: `simple_read_from_buffer` says 0, the handler `EFAULT`.
+    /// assert_eq!(read_buffer(&mut kiocb, iov, b"data"), Err(EFAULT));
+    /// assert_eq!(kiocb.ki_pos(), 0);
     /// ```
     fn read_iter(_kiocb: Kiocb<'_, Self::Ptr>, _iov: &mut IovIterDest<'_>) -> Result<usize> {
         build_error!(VTABLE_DEFAULT_ERROR)
@@ -220,10 +247,13 @@ pub trait MiscDevice: Sized {
     ///
     /// The position is stored in the file if it is in `0..=MAX_LFS_FILESIZE`, and the call
     /// fails with `EINVAL` otherwise; a `whence` that 6.12 does not know fails with `EINVAL`
-    /// before the handler is called. [`File::pos`] gives the current position.
+    /// before the handler is called. [`LocalFile::pos`] gives the current position.
+    ///
+    /// The file is a [`LocalFile`]: `lseek()` may be using its position without a lock on this
+    /// thread.
     fn llseek(
         _device: <Self::Ptr as ForeignOwnable>::Borrowed<'_>,
-        _file: &File,
+        _file: &LocalFile,
         _offset: i64,
         _whence: Whence,
     ) -> Result<i64> {
@@ -279,7 +309,6 @@ pub trait MiscDevice: Sized {
 /// use kernel::fs::{file::flags, File, Kiocb};
 /// use kernel::iov::IovIterDest;
 /// use kernel::miscdevice::{MiscDevice, MiscDeviceOptions, MiscDeviceRegistration};
-/// use kernel::c_str;
 ///
 /// struct Filler;
 ///
@@ -314,7 +343,7 @@ pub trait MiscDevice: Sized {
 /// }
 ///
 /// let options = MiscDeviceOptions {
-///     name: c_str!("rust-misc-doctest"),
+///     name: c"rust-misc-doctest",
 /// };
 /// let reg = KBox::pin_init(MiscDeviceRegistration::<Filler>::register(options), GFP_KERNEL)?;
 /// assert!(reg.minor() >= 0);
@@ -361,7 +390,7 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
     /// ```
     /// use kernel::fs::File;
     /// use kernel::miscdevice::{MiscDevice, MiscDeviceOptions, MiscDeviceRegistration};
-    /// use kernel::{c_str, sync::Arc};
+    /// use kernel::sync::Arc;
     ///
     /// struct Shared {
     ///     greeting: &'static str,
@@ -379,7 +408,7 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
     ///
     /// let shared = Arc::new(Shared { greeting: "hello" }, GFP_KERNEL)?;
     /// let options = MiscDeviceOptions {
-    ///     name: c_str!("rust-misc-data-doctest"),
+    ///     name: c"rust-misc-data-doctest",
     /// };
     /// let reg = KBox::pin_init(
     ///     MiscDeviceRegistration::<Shared>::register_with_data(options, shared),
@@ -551,7 +580,8 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
             // SAFETY: Nothing else uses the file before `open` returns.
             unsafe { (*file).f_mode |= bindings::FMODE_NOWAIT };
         }
-        // SAFETY: `file` is valid until `open` returns.
+        // SAFETY: `file` is valid until `open` returns; nobody can have reached it through
+        // `fdget_pos()` before it is open.
         match T::open(unsafe { File::from_raw_file(file) }, reg) {
             Ok(device) => {
                 // SAFETY: As above; the other operations find the state here.
@@ -571,7 +601,8 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
         // SAFETY: `open` stored the result of `into_foreign()` in `private_data`; this is the
         // last use of the file, so no borrow of it is left.
         let device = unsafe { T::Ptr::from_foreign((*file).private_data) };
-        // SAFETY: `file` is valid until `release` returns.
+        // SAFETY: `file` is valid until `release` returns; its last reference is gone, so no
+        // `fdget_pos()` region of it is active.
         T::release(device, unsafe { File::from_raw_file(file) });
         0
     }
@@ -655,8 +686,11 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
         };
         // SAFETY: `open` succeeded on the file, which stays open during the call.
         let device = unsafe { Self::device(file) };
-        // SAFETY: `file` is valid until the call returns.
-        match T::llseek(device, unsafe { File::from_raw_file(file) }, offset, whence) {
+        // SAFETY: `file` is valid until the call returns. `lseek()` reaches it through
+        // `fdget_pos()`, which does not lock the position of a character device: a
+        // `LocalFile`, which stays on this thread.
+        let local = unsafe { LocalFile::from_raw_file(file) };
+        match T::llseek(device, local, offset, whence) {
             // SAFETY: `file` is valid; `vfs_setpos()` checks the range and sets `f_pos`.
             Ok(pos) => unsafe { bindings::vfs_setpos(file, pos, bindings::MAX_LFS_FILESIZE) },
             Err(e) => e.to_errno().into(),
@@ -671,7 +705,8 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
     unsafe extern "C" fn ioctl(file: *mut bindings::file, cmd: c_uint, arg: c_ulong) -> c_long {
         // SAFETY: `open` succeeded on the file, which stays open during the call.
         let device = unsafe { Self::device(file) };
-        // SAFETY: `file` is valid until the call returns.
+        // SAFETY: `file` is valid until the call returns. `ioctl()` reaches it through
+        // `fdget()`, not `fdget_pos()`, so this thread is in no `fdget_pos()` region of it.
         match T::ioctl(device, unsafe { File::from_raw_file(file) }, cmd, arg) {
             Ok(ret) => ret as c_long,
             Err(e) => e.to_errno() as c_long,
@@ -691,7 +726,7 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
     ) -> c_long {
         // SAFETY: `open` succeeded on the file, which stays open during the call.
         let device = unsafe { Self::device(file) };
-        // SAFETY: `file` is valid until the call returns.
+        // SAFETY: As for `ioctl`.
         match T::compat_ioctl(device, unsafe { File::from_raw_file(file) }, cmd, arg) {
             Ok(ret) => ret as c_long,
             Err(e) => e.to_errno() as c_long,
@@ -709,7 +744,8 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
         let device = unsafe { Self::device(file) };
         // SAFETY: `m` is valid and only used here until the call returns.
         let m = unsafe { SeqFile::from_raw(m) };
-        // SAFETY: `file` is valid until the call returns.
+        // SAFETY: `file` is valid until the call returns. `/proc` holds a reference of its own
+        // to it (`fget_task()`), not an `fdget_pos()` region.
         T::show_fdinfo(device, m, unsafe { File::from_raw_file(file) });
     }
 

@@ -22,6 +22,8 @@
 //! # Examples
 //!
 //! ```ignore
+//! //! A buffer whose size is a module parameter.
+//!
 //! use kernel::prelude::*;
 //!
 //! module! {

@@ -19,8 +19,8 @@
 //! additions: the shared file as registration data, `llseek`, `RWF_NOWAIT` and the owner.
 
 use kernel::{
-    c_str, current,
-    fs::{file::flags, File, Kiocb},
+    current,
+    fs::{file::flags, File, Kiocb, LocalFile},
     iov::{BioVecMut, IovIterDest, IovIterSource},
     miscdevice::{MiscDevice, MiscDeviceOptions, MiscDeviceRegistration, Whence},
     new_mutex,
@@ -232,7 +232,12 @@ impl MiscDevice for RamFile {
         Ok(pos - start)
     }
 
-    fn llseek(rf: ArcBorrow<'_, RamFile>, file: &File, offset: i64, whence: Whence) -> Result<i64> {
+    fn llseek(
+        rf: ArcBorrow<'_, RamFile>,
+        file: &LocalFile,
+        offset: i64,
+        whence: Whence,
+    ) -> Result<i64> {
         let base = match whence {
             Whence::Set => 0,
             Whence::Cur => file.pos(),
@@ -257,7 +262,7 @@ impl kernel::InPlaceModule for RustIovRamfile {
         try_pin_init!(Self {
             misc <- MiscDeviceRegistration::register_with_data(
                 MiscDeviceOptions {
-                    name: c_str!("rust-iov-ramfile"),
+                    name: c"rust-iov-ramfile",
                 },
                 new_ramfile()?,
             ),

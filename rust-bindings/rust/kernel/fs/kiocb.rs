@@ -7,7 +7,7 @@
 use crate::{
     bindings,
     error::{code::*, Result},
-    fs::File,
+    fs::LocalFile,
     types::ForeignOwnable,
 };
 use core::{marker::PhantomData, ptr::NonNull};
@@ -97,7 +97,7 @@ impl<'a, T: ForeignOwnable> Kiocb<'a, T> {
         unsafe { T::borrow(private) }
     }
 
-    /// Returns the file the request is for.
+    /// Returns the file the request is for. Not in mainline.
     ///
     /// # Examples
     ///
@@ -115,9 +115,12 @@ impl<'a, T: ForeignOwnable> Kiocb<'a, T> {
     /// assert_eq!(kiocb.ki_filp().flags() & flags::O_APPEND, flags::O_APPEND);
     /// ```
     #[inline]
-    pub fn ki_filp(&self) -> &'a File {
-        // SAFETY: By the type invariants the kiocb and its file are valid for `'a`.
-        unsafe { File::from_raw_file((*self.as_raw()).ki_filp) }
+    pub fn ki_filp(&self) -> &'a LocalFile {
+        // SAFETY: By the type invariants the kiocb and its file are valid for `'a`. A
+        // `read_iter` or `write_iter` call may be inside an `fdget_pos()` region of the file
+        // that did not take `f_pos_lock` (`read()` and `write()` on a character device), on
+        // this thread: hence a `LocalFile`, which cannot leave it.
+        unsafe { LocalFile::from_raw_file((*self.as_raw()).ki_filp) }
     }
 
     /// Returns the position the request reads or writes at.

@@ -202,6 +202,31 @@ impl IovIterSource<'_> {
     /// assert_eq!(&file, b"def....abc");
     /// # Ok::<(), Error>(())
     /// ```
+    ///
+    /// A user buffer that cannot be read (a `PROT_NONE` mapping of this KUnit test's mm) fails
+    /// the call, where `simple_read_from_buffer` returns 0:
+    ///
+    /// ```
+    /// use core::{mem::MaybeUninit, ptr};
+    /// use kernel::{bindings, iov::IovIterSource};
+    ///
+    /// // SAFETY: This runs in a KUnit test; the mapping goes away with the test's mm.
+    /// let user = unsafe {
+    ///     let test = bindings::kunit_get_current_test();
+    ///     bindings::kunit_vm_mmap(test, ptr::null_mut(), 0, 4096, 0, 0x22, 0)
+    /// };
+    /// assert_ne!(user, 0);
+    /// let mut raw = MaybeUninit::<bindings::iov_iter>::uninit();
+    /// let dir = bindings::ITER_SOURCE as core::ffi::c_int;
+    /// // SAFETY: `import_ubuf` initialises `raw` when it succeeds.
+    /// assert_eq!(unsafe { bindings::import_ubuf(dir, user as _, 16, raw.as_mut_ptr()) }, 0);
+    /// // SAFETY: `raw` outlives `src`, its only user; it describes this task's user memory.
+    /// let src = unsafe { IovIterSource::from_raw(raw.as_mut_ptr()) };
+    /// let mut file = [0u8; 32];
+    /// let mut pos = 0;
+    /// assert_eq!(src.simple_write_to_buffer(&mut pos, &mut file), Err(EFAULT));
+    /// assert_eq!((pos, src.len()), (0, 16));
+    /// ```
     #[inline]
     pub fn simple_write_to_buffer(&mut self, ppos: &mut i64, contents: &mut [u8]) -> Result<usize> {
         if *ppos < 0 {
