@@ -117,10 +117,13 @@ kerneldoc() {
 }
 
 # The samples are built into the guest kernel; they must also build as
-# modules, with their "capacity" parameter in the module info. One
-# external-module build for both.
+# modules, with their "capacity" parameter in the module info. So must the
+# Rust examples that are not doctests (scripts/rust-examples.sh: the
+# README's, and module examples in the series' documentation). One
+# external-module build for all.
 modwork=$outdir/sample-modules
 samples="samples/iov_ramfile/c_iov_ramfile.c samples/rust/rust_iov_ramfile.rs"
+examples=$outdir/rust-examples
 modules_build() {
 	rm -rf "$modwork" && mkdir -p "$modwork"
 	objs=
@@ -128,8 +131,15 @@ modules_build() {
 		cp "$ksrc/$src" "$modwork/"
 		objs="$objs $(basename "${src%.*}").o"
 	done
+	for name in $(cat "$res/examples"); do
+		cp "$examples/$name.rs" "$modwork/"
+		objs="$objs $name.o"
+	done
 	echo "obj-m := $objs" >"$modwork/Kbuild"
 	"$@" -k M="$modwork" modules
+}
+example_check() {
+	[ -f "$modwork/$1.ko" ] || { grep -A12 "$1.rs" "$res/modules-build.log" | head -n 60; return 1; }
 }
 module_check() {
 	[ -f "$modwork/$1.ko" ] || { tail -n 40 "$res/modules-build.log"; return 1; }
@@ -141,14 +151,21 @@ module_check() {
 group=1
 (
 	check rustdoc cached "rustdoc $rust_inputs" rustdoc_kernel "$@"
-	for src in $samples; do
-		is_cached "module $(basename "${src%.*}") $rust_inputs" && continue
+	check rust_examples "$here/rust-examples.sh" "$here/../README.md" "$ksrc" "$examples"
+	grep -v ' ' "$res/rust_examples.log" >"$res/examples" || true
+	example_inputs="$rust_inputs $(cat "$here/rust-examples.sh" "$examples"/*.rs 2>/dev/null |
+		sha256sum)"
+	for src in $samples $(cat "$res/examples"); do
+		is_cached "module $(basename "${src%.*}") $example_inputs" && continue
 		modules_build "$@" >"$res/modules-build.log" 2>&1 || true
 		break
 	done
 	for src in $samples; do
 		name=$(basename "${src%.*}")
-		check "module_$name" cached "module $name $rust_inputs" module_check "$name"
+		check "module_$name" cached "module $name $example_inputs" module_check "$name"
+	done
+	for name in $(cat "$res/examples"); do
+		check "example_$name" cached "module $name $example_inputs" example_check "$name"
 	done
 ) &
 
@@ -216,5 +233,5 @@ failed=0
 } >"$out.tmp"
 mv "$out.tmp" "$out"
 failed=$(grep -c '^not ok' "$out" || true)
-step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck, rustdoc, kernel-doc, Rust compile-fail, sample modules)"
+step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck, rustdoc, kernel-doc, Rust compile-fail, sample modules, Rust examples)"
 [ "$failed" = 0 ]
