@@ -47,6 +47,10 @@ RAMFILE_CAPACITY = 4195304
 GUEST_ARGS += c_iov_ramfile.capacity=$(RAMFILE_CAPACITY) rust_iov_ramfile.capacity=$(RAMFILE_CAPACITY)
 # Negative: the mainline sample's tag test checks the i8 parameter parser.
 GUEST_ARGS += rust_misc_mainline.tag=-7
+# Parameters of the model-based random test, e.g. MODEL='replay=0x1234'
+# to run one world again as a failure printed it, or 'seed=0 ops=5000000'.
+MODEL ?=
+GUEST_ARGS += $(addprefix iov_iter_model_kunit.,$(MODEL))
 # The debug boot also injects usercopy faults (at least FAULTS in each of
 # two workloads) and repeats the concurrency test SOAK_ROUNDS times.
 FAULTS      ?= 10000
@@ -55,8 +59,10 @@ FAULTS      ?= 10000
 REQUIRED_debug := KASAN KASAN_GENERIC UBSAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
 	DEBUG_KMAP_LOCAL_FORCE_MAP FAULT_INJECTION_USERCOPY
 REQUIRED_race  := KCSAN KCSAN_SELFTEST
-# Kernel log lines each variant's boot must show (regexes for results.py):
-# KCSAN on, and its boot selftest passed (it panics otherwise).
+# Kernel log lines each boot must show (regexes for results.py): the
+# model-based test's closing line with no divergence; for the race
+# variant, KCSAN on and its boot selftest passed (it panics otherwise).
+LOG_ALL  := \#\siov_iter\smodel:\s[0-9]+\soperations,\s0\sdivergences$$
 LOG_race := kcsan:\senabled\searly kcsan:\sselftest:\s([0-9]+)/\1\stests\spassed
 SOAK_ROUNDS ?= 10
 # Both variants repeat the concurrency test; the debug one injects faults.
@@ -269,11 +275,11 @@ lint-cached: kernel $(B)/lint.tap
 RESULTS = scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen >$(QOUT)/versions.txt && \
 	qemu/results.py --out $(QOUT) --ksrc $(KSRC) --expected $(EXPECTED) \
 		--versions $(QOUT)/versions.txt --cpus $(CPUS) $(if $(DBG),,--lint $(B)/lint.tap) \
-		$(foreach l,$(LOG_$(VARIANT)),--require '$(l)')
+		$(foreach l,$(LOG_ALL) $(LOG_$(VARIANT)),--require '$(l)')
 
 # A passing check records its summary in results/, unless a knob changed
 # what it measures (README "Results").
-KNOBS   = EXCLUDE SOAK FAULTS SOAK_ROUNDS CPUS
+KNOBS   = EXCLUDE SOAK FAULTS SOAK_ROUNDS CPUS MODEL
 CHANGED = $(strip $(foreach v,$(KNOBS),$(if $(filter command% environment%,$(origin $(v))),$(v))))
 RECORD  = $(if $(CHANGED),,--record results/check$(DBG).txt --steps $(IOV_STEPS))
 

@@ -292,6 +292,10 @@ def main():
               if 'usercopy faults injected: ' in line]
     if faults:
         out += [''] + faults
+    # And the model-based test's totals (its suite prints them).
+    model = [line.split('# ', 1)[1].strip() for line in log if '# iov_iter model: ' in line]
+    if model:
+        out += [''] + model
     print('\n'.join(out))
     for (kind, name), (p, f, s) in sorted(rows.items()):
         if f:

@@ -700,8 +700,10 @@ static void iov_kunit_extract_to_sg(struct kunit *test)
 
 /*
  * Failures: a destination on a read-only mapping is -EFAULT with nothing
- * added and nothing moved; a hole stops a call at the last page before it,
- * and the next call fails the same way.
+ * added and nothing moved; a call limited to the pages before a hole
+ * returns them, and the next call fails the same way; a call that runs
+ * into the hole fails as a whole, giving the pages before it back and
+ * leaving the iterator where it was.
  */
 static void iov_kunit_extract_to_sg_fault(struct kunit *test)
 {
@@ -740,6 +742,19 @@ static void iov_kunit_extract_to_sg_fault(struct kunit *test)
 		KUNIT_EXPECT_TRUE_MSG(test, iov_kunit_pinned(sg_page(&sgl[n])), "entry %u", n);
 		unpin_user_page(sg_page(&sgl[n]));
 	}
+
+	/*
+	 * A hole past the first pages fails the whole call: the pages before
+	 * it are given back, and the iterator stays where it was.
+	 */
+	it = iov_kunit_build_range(test, ITER_UBUF, ITER_SOURCE, 0x10, 0x4010);
+	iov_kunit_make_hole(test, &it->store, 2, false);
+	sg_init_table(sgl, ARRAY_SIZE(sgl));
+	sgt.nents = 0;
+	sgt.orig_nents = 0;
+	KUNIT_EXPECT_EQ(test, extract_iter_to_sg(&it->iter, it->total, &sgt, 8, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sgt.nents, 0);
+	iov_kunit_check_at(test, it, 0);
 }
 
 static struct kunit_case iov_kunit_pages_cases[] = {

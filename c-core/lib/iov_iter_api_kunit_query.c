@@ -307,6 +307,29 @@ static void iov_kunit_gap_alignment(struct kunit *test)
 }
 
 /*
+ * A folio queue iterator may stand at the end of a full segment (slot
+ * folioq_nr_slots()) with the data in the next one: its current folio is
+ * the first of the next segment, not one past the end of this one's.
+ */
+static void iov_kunit_single_seg_count_folioq_end(struct kunit *test)
+{
+	struct folio_queue *fq = kunit_kcalloc(test, 2, sizeof(*fq), GFP_KERNEL);
+	struct iov_iter iter;
+
+	KUNIT_ASSERT_NOT_NULL(test, fq);
+	folioq_init(&fq[0], 0);
+	folioq_init(&fq[1], 0);
+	fq[0].next = &fq[1];
+	fq[1].prev = &fq[0];
+	folioq_append(&fq[1], iov_kunit_folio(test, 2));
+	iov_iter_folio_queue(&iter, ITER_SOURCE, &fq[0], folioq_nr_slots(&fq[0]), 0,
+			     4 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, iov_iter_single_seg_count(&iter), 4 * PAGE_SIZE);
+	iov_iter_truncate(&iter, 0x10);
+	KUNIT_EXPECT_EQ(test, iov_iter_single_seg_count(&iter), 0x10);
+}
+
+/*
  * iov_iter_single_seg_count(): what is left of the current segment, capped
  * by the count; the whole count for single-range types.
  */
@@ -366,6 +389,7 @@ static struct kunit_case iov_kunit_query_cases[] = {
 	KUNIT_CASE(iov_kunit_alignment_empty),
 	KUNIT_CASE(iov_kunit_gap_alignment),
 	KUNIT_CASE(iov_kunit_single_seg_count),
+	KUNIT_CASE(iov_kunit_single_seg_count_folioq_end),
 	{}
 };
 
