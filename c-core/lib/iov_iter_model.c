@@ -1381,9 +1381,9 @@ static bool op_applies(struct world *w, enum op op)
 	case OP_PAGE_FROM_ATOMIC:
 		return o->copy_page_from_iter_atomic && src;
 	case OP_FAULT_IN_READABLE:
-		return o->fault_in_readable;
+		return o->fault_in_readable && (src || !o->directed);
 	case OP_FAULT_IN_WRITEABLE:
-		return o->fault_in_writeable;
+		return o->fault_in_writeable && (!src || !o->directed);
 	case OP_GET_PAGES:
 		return o->get_pages;
 	case OP_GET_PAGES_ALLOC:
@@ -1426,6 +1426,22 @@ static void moved(struct world *w, size_t n)
 	w->count -= n;
 }
 
+/*
+ * Moving forward by @n without a copy: an executor with zeroing_dest zeroes
+ * what a destination over kernel memory moves over.
+ */
+static void skipped(struct world *w, size_t n, const char *what)
+{
+	size_t from = w->pos;
+
+	moved(w, n);
+	if (!w->ops->zeroing_dest || w->dir != ITER_DEST || is_user(w) ||
+	    w->type == ITER_DISCARD)
+		return;
+	model_write(w, from, n, NULL);
+	check_stream_store(w, from, n, what);
+}
+
 /* Advance, revert, truncate, reexpand, save and restore. */
 static void do_cursor(struct world *w, enum op op)
 {
@@ -1438,7 +1454,7 @@ static void do_cursor(struct world *w, enum op op)
 		n = chance(w, 3) ? SIZE_MAX - below(w, 2) : gen_size(w, SIZE_MAX);
 		record(w, op, n, 0, 0);
 		o->advance(&w->iter, n);
-		moved(w, min(n, w->count));
+		skipped(w, min(n, w->count), "advance");
 		break;
 	case OP_REVERT:
 		/* Never before the start (a bug), nor by more than MAX_RW_COUNT. */
@@ -1579,6 +1595,8 @@ static void do_copy_to(struct world *w, enum op op)
 	default:
 		ok = o->copy_to_iter_full(src, n, &w->iter);
 		r->ret = ok;
+		if (o->full_fails_early && n > w->count)
+			exp = 0;
 		EXPECT(w, ok == (exp == n), "returned %d, %#zx of %#zx bytes can be written",
 		       ok, exp, n);
 		/* A failed copy is undone in the iterator, not in memory. */
@@ -1610,6 +1628,8 @@ static void do_copy_from(struct world *w, enum op op)
 	size_t got = 0, slack = 0, k;
 	bool ok = false;
 
+	if (full && o->full_fails_early && n > w->count)
+		exp = 0;
 	/*
 	 * The x86 non-temporal user copy (copy_to_nontemporal(), behind the
 	 * nocache and flushcache forms) moves 8 or 4 bytes at a time and
@@ -1955,10 +1975,12 @@ static void do_pages(struct world *w, enum op op)
 {
 	const struct iov_model_ops *o = w->ops;
 	bool get = op != OP_EXTRACT_PAGES, user = is_user(w);
-	bool alloc = op == OP_GET_PAGES_ALLOC || (op == OP_EXTRACT_PAGES && chance(w, 30));
+	bool alloc = op == OP_GET_PAGES_ALLOC ||
+		     (op == OP_EXTRACT_PAGES && !o->fixed_pages && chance(w, 30));
 	size_t maxsize = chance(w, 20) ? SIZE_MAX : gen_size(w, SIZE_MAX);
 	unsigned int maxpages = op == OP_GET_PAGES_ALLOC ? UINT_MAX :
-				chance(w, 10) && op == OP_GET_PAGES ? 0 : between(w, 1, MAX_PAGES);
+				chance(w, 10) && op == OP_GET_PAGES && !o->fixed_pages ? 0 :
+				between(w, 1, MAX_PAGES);
 	struct page **pages = alloc ? NULL : w->b->pages;
 	struct want_pages want;
 	size_t start = SIZE_MAX;
@@ -2012,7 +2034,7 @@ static void do_pages(struct world *w, enum op op)
 	}
 	if (alloc)
 		kvfree(pages);
-	moved(w, ret);
+	skipped(w, ret, op_names[op]);
 }
 
 struct want_sg {

@@ -9,7 +9,9 @@
  * the interface promises.  It never calls the iov_iter API itself: every
  * operation goes through a table of plain C functions, an executor, so
  * that the same generator and model can test another binding of the API
- * (lib/iov_iter_model_kunit.c is the executor that calls C directly).
+ * (lib/iov_iter_model_kunit.c holds the executor that calls C directly, and
+ * the one that calls the Rust API, whose functions are in
+ * lib/iov_iter_model_rust.rs).
  */
 
 #ifndef _IOV_ITER_MODEL_H
@@ -57,6 +59,15 @@ struct sg_table;
  * @alignment: iov_iter_alignment().
  * @is_aligned: iov_iter_is_aligned().
  * @single_seg_count: iov_iter_single_seg_count().
+ * @zeroing_dest: Moving a destination over kernel memory forward without a
+ *	copy (@advance, @get_pages, @extract_pages) zeroes the bytes moved
+ *	over, as the Rust API does.
+ * @directed: @fault_in_readable applies to sources only, @fault_in_writeable
+ *	to destinations only.
+ * @full_fails_early: An all-or-nothing copy longer than the count fails
+ *	before it copies anything.
+ * @fixed_pages: @get_pages and @extract_pages are always given an array,
+ *	with room for 1 to 64 pages.
  *
  * Each member takes the arguments of the C function it stands for, in the
  * same order.  Any member may be NULL: the engine then never generates that
@@ -105,6 +116,10 @@ struct iov_model_ops {
 	bool (*is_aligned)(const struct iov_iter *i, unsigned int addr_mask,
 			   unsigned int len_mask);
 	size_t (*single_seg_count)(const struct iov_iter *i);
+	bool zeroing_dest;
+	bool directed;
+	bool full_fails_early;
+	bool fixed_pages;
 };
 
 /**
@@ -137,6 +152,26 @@ static inline enum iter_type iov_model_seed_type(u64 world_seed)
 {
 	return world_seed % 8;
 }
+
+/* The Rust executor (lib/iov_iter_model_rust.rs): kernel::iov's methods. */
+void iov_model_rust_advance(struct iov_iter *i, size_t bytes);
+void iov_model_rust_revert(struct iov_iter *i, size_t bytes);
+size_t iov_model_rust_copy_to_iter(const void *addr, size_t bytes, struct iov_iter *i);
+bool iov_model_rust_copy_to_iter_full(const void *addr, size_t bytes, struct iov_iter *i);
+size_t iov_model_rust_copy_from_iter(void *addr, size_t bytes, struct iov_iter *i);
+bool iov_model_rust_copy_from_iter_full(void *addr, size_t bytes, struct iov_iter *i);
+size_t iov_model_rust_zero(size_t bytes, struct iov_iter *i);
+size_t iov_model_rust_fault_in_readable(const struct iov_iter *i, size_t bytes);
+size_t iov_model_rust_fault_in_writeable(const struct iov_iter *i, size_t bytes);
+ssize_t iov_model_rust_get_pages(struct iov_iter *i, struct page **pages, size_t maxsize,
+				 unsigned int maxpages, size_t *start);
+ssize_t iov_model_rust_extract_pages(struct iov_iter *i, struct page ***pages, size_t maxsize,
+				     unsigned int maxpages, unsigned int flags, size_t *offset0);
+int iov_model_rust_npages(const struct iov_iter *i, int maxpages);
+unsigned long iov_model_rust_alignment(const struct iov_iter *i);
+bool iov_model_rust_is_aligned(const struct iov_iter *i, unsigned int addr_mask,
+			       unsigned int len_mask);
+size_t iov_model_rust_single_seg_count(const struct iov_iter *i);
 
 void iov_model_run(struct kunit *test, const struct iov_model_ops *ops,
 		   struct iov_model_params *params);

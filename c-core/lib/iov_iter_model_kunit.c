@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suite iov_iter_model: the model-based random test of the iov_iter
- * interface (lib/iov_iter_model.c) run through the C API.
+ * interface (lib/iov_iter_model.c) run through the C API, and suite
+ * iov_iter_model_rust: the same run through the Rust API, kernel::iov
+ * (lib/iov_iter_model_rust.rs).
  *
  * One case per iterator type, each running its share of the operations.
+ * After the last suite, one line gives the operations and divergences of
+ * both.
  * Module parameters (on the kernel command line, prefixed with
  * "iov_iter_model_kunit."):
  *   seed=N    seed of the run (0: a random one); printed either way
@@ -146,6 +150,45 @@ static const struct iov_model_ops c_ops = {
 	.single_seg_count = iov_iter_single_seg_count,
 };
 
+#ifdef CONFIG_IOV_ITER_MODEL_RUST_KUNIT_TEST
+/*
+ * The Rust executor: each operation kernel::iov offers, through its Rust
+ * method.  What it offers only inside a checkpoint (truncate, reexpand) or
+ * not at all (save and restore, dup) stays a C call, so that the Rust
+ * methods see iterators in every state the C suite reaches.  The forms of
+ * the copies and page functions that Rust does not have are not run, nor
+ * are its page copies, which take a kernel::page::Page (an owned page, that
+ * C's folio cannot be lent as).
+ */
+static const struct iov_model_ops rust_ops = {
+	.name = "Rust",
+	.advance = iov_model_rust_advance,
+	.revert = iov_model_rust_revert,
+	.truncate = c_truncate,
+	.reexpand = c_reexpand,
+	.save_state = c_save_state,
+	.restore = iov_iter_restore,
+	.dup_iter = c_dup_iter,
+	.copy_to_iter = iov_model_rust_copy_to_iter,
+	.copy_to_iter_full = iov_model_rust_copy_to_iter_full,
+	.copy_from_iter = iov_model_rust_copy_from_iter,
+	.copy_from_iter_full = iov_model_rust_copy_from_iter_full,
+	.zero = iov_model_rust_zero,
+	.fault_in_readable = iov_model_rust_fault_in_readable,
+	.fault_in_writeable = iov_model_rust_fault_in_writeable,
+	.get_pages = iov_model_rust_get_pages,
+	.extract_pages = iov_model_rust_extract_pages,
+	.npages = iov_model_rust_npages,
+	.alignment = iov_model_rust_alignment,
+	.is_aligned = iov_model_rust_is_aligned,
+	.single_seg_count = iov_model_rust_single_seg_count,
+	.zeroing_dest = true,
+	.directed = true,
+	.full_fails_early = true,
+	.fixed_pages = true,
+};
+#endif
+
 static const enum iter_type model_types[] = {
 	ITER_UBUF, ITER_IOVEC, ITER_KVEC, ITER_BVEC, ITER_FOLIOQ, ITER_XARRAY, ITER_DISCARD,
 };
@@ -165,7 +208,7 @@ KUNIT_ARRAY_PARAM(model_type, model_types, model_type_desc);
 
 static unsigned long total_ops, total_divergences;
 
-static void iov_model_random(struct kunit *test)
+static void iov_model_random(struct kunit *test, const struct iov_model_ops *o)
 {
 	const enum iter_type *t = test->param_value;
 	unsigned int n = t - model_types;
@@ -182,7 +225,7 @@ static void iov_model_random(struct kunit *test)
 	if (replay && iov_model_seed_type(replay) != *t)
 		kunit_skip(test, "replaying a world of another type");
 	start = ktime_get_ns();
-	iov_model_run(test, &c_ops, &p);
+	iov_model_run(test, o, &p);
 	ms = div_u64(ktime_get_ns() - start, NSEC_PER_MSEC);
 	total_ops += p.done;
 	total_divergences += p.divergences;
@@ -190,26 +233,33 @@ static void iov_model_random(struct kunit *test)
 		   p.done, p.worlds, ms, div64_u64(p.done * 1000ULL, ms ?: 1), p.divergences);
 }
 
+static void iov_model_random_c(struct kunit *test)
+{
+	iov_model_random(test, &c_ops);
+}
+
 static int iov_model_suite_init(struct kunit_suite *suite)
 {
 	if (!seed)
 		seed = get_random_u64();
 	/* Printed before any case, so that a crash still shows it. */
-	pr_info("iov_iter_model: seed %#llx, %lu operations\n", seed, ops);
-	total_ops = 0;
-	total_divergences = 0;
+	pr_info("%s: seed %#llx, %lu operations\n", suite->name, seed, ops);
 	return 0;
 }
 
+/* The totals, of both suites, after the last one that is built. */
 static void iov_model_suite_exit(struct kunit_suite *suite)
 {
+	if (IS_ENABLED(CONFIG_IOV_ITER_MODEL_RUST_KUNIT_TEST) &&
+	    !strcmp(suite->name, "iov_iter_model"))
+		return;
 	kunit_log(KERN_INFO, suite, KUNIT_SUBTEST_INDENT
 		  "# iov_iter model: %lu operations, %lu divergences", total_ops,
 		  total_divergences);
 }
 
 static struct kunit_case iov_model_cases[] = {
-	KUNIT_CASE_PARAM_ATTR(iov_model_random, model_type_gen_params,
+	KUNIT_CASE_PARAM_ATTR(iov_model_random_c, model_type_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	{}
 };
@@ -221,7 +271,29 @@ static struct kunit_suite iov_model_suite = {
 	.test_cases = iov_model_cases,
 };
 
+#ifdef CONFIG_IOV_ITER_MODEL_RUST_KUNIT_TEST
+static void iov_model_random_rust(struct kunit *test)
+{
+	iov_model_random(test, &rust_ops);
+}
+
+static struct kunit_case iov_model_rust_cases[] = {
+	KUNIT_CASE_PARAM_ATTR(iov_model_random_rust, model_type_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	{}
+};
+
+static struct kunit_suite iov_model_rust_suite = {
+	.name = "iov_iter_model_rust",
+	.suite_init = iov_model_suite_init,
+	.suite_exit = iov_model_suite_exit,
+	.test_cases = iov_model_rust_cases,
+};
+
+kunit_test_suites(&iov_model_suite, &iov_model_rust_suite);
+#else
 kunit_test_suite(iov_model_suite);
+#endif
 
 MODULE_DESCRIPTION("Model-based random test of the iov_iter interface");
 MODULE_LICENSE("GPL");

@@ -355,6 +355,27 @@ static void fk_expect_data(struct kunit *test, struct fk_ctx *ctx,
 }
 
 /*
+ * Write @len bytes from @uaddr and expect the first @written of them, @buf,
+ * in the file, through the ->write_begin() and ->write_end() calls @want.
+ */
+static void fk_check_write(struct kunit *test, struct fk_ctx *ctx, unsigned long uaddr,
+			   size_t len, const u8 *buf, size_t written,
+			   const struct fk_want *want, unsigned int nr_want)
+{
+	struct iov_iter from;
+	loff_t end;
+
+	KUNIT_EXPECT_EQ(test, fk_write(test, ctx, uaddr, len, &from, &end),
+			(ssize_t)written);
+	fk_need_large_folio(test, ctx);
+	fk_expect_calls(test, ctx, want, nr_want);
+	KUNIT_EXPECT_EQ(test, end, written);
+	KUNIT_EXPECT_EQ(test, iov_iter_count(&from), len - written);
+	KUNIT_EXPECT_EQ(test, i_size_read(file_inode(ctx->file)), written);
+	fk_expect_data(test, ctx, buf, written);
+}
+
+/*
  * A 16-page write into one 16-page folio, from a source whose page 10 is
  * not mapped: the first copy stops after 10 pages and is rejected, and the
  * chunk is retried at 8 pages; the next copy stops after 2 pages and the
@@ -376,19 +397,10 @@ static void fk_short_copy_halves_chunk(struct kunit *test)
 	const size_t len = 16 * FK_PG;
 	struct fk_ctx *ctx = fk_setup(test);
 	u8 *buf = fk_pattern(test, len);
-	struct iov_iter from;
 	unsigned long uaddr;
-	loff_t end;
 
 	uaddr = fk_source_with_hole(test, buf, len, 0, 16, 10);
-	KUNIT_EXPECT_EQ(test, fk_write(test, ctx, uaddr, len, &from, &end),
-			(ssize_t)len);
-	fk_need_large_folio(test, ctx);
-	fk_expect_calls(test, ctx, want, ARRAY_SIZE(want));
-	KUNIT_EXPECT_EQ(test, end, len);
-	KUNIT_EXPECT_EQ(test, iov_iter_count(&from), 0);
-	KUNIT_EXPECT_EQ(test, i_size_read(file_inode(ctx->file)), len);
-	fk_expect_data(test, ctx, buf, len);
+	fk_check_write(test, ctx, uaddr, len, buf, len, want, ARRAY_SIZE(want));
 }
 
 /*
@@ -420,19 +432,10 @@ static void fk_short_copy_halves_to_page(struct kunit *test)
 	const size_t len = 18 * FK_PG;
 	struct fk_ctx *ctx = fk_setup(test);
 	u8 *buf = fk_pattern(test, len);
-	struct iov_iter from;
 	unsigned long uaddr;
-	loff_t end;
 
 	uaddr = fk_source_with_hole(test, buf, len, FK_HALF, 19, 16);
-	KUNIT_EXPECT_EQ(test, fk_write(test, ctx, uaddr + FK_HALF, len, &from, &end),
-			(ssize_t)len);
-	fk_need_large_folio(test, ctx);
-	fk_expect_calls(test, ctx, want, ARRAY_SIZE(want));
-	KUNIT_EXPECT_EQ(test, end, len);
-	KUNIT_EXPECT_EQ(test, iov_iter_count(&from), 0);
-	KUNIT_EXPECT_EQ(test, i_size_read(file_inode(ctx->file)), len);
-	fk_expect_data(test, ctx, buf, len);
+	fk_check_write(test, ctx, uaddr + FK_HALF, len, buf, len, want, ARRAY_SIZE(want));
 }
 
 /*
@@ -452,23 +455,13 @@ static void fk_short_copy_then_efault(struct kunit *test)
 	const size_t len = 16 * FK_PG, good = 10 * FK_PG;
 	struct fk_ctx *ctx = fk_setup(test);
 	u8 *buf = fk_pattern(test, good);
-	struct iov_iter from;
 	unsigned long uaddr;
-	loff_t end;
 
 	uaddr = fk_mmap(test, 0, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS);
 	fk_mmap(test, uaddr, good, PROT_READ | PROT_WRITE,
 		MAP_PRIVATE | MAP_ANONYMOUS);
 	KUNIT_ASSERT_EQ(test, 0, copy_to_user((void __user *)uaddr, buf, good));
-
-	KUNIT_EXPECT_EQ(test, fk_write(test, ctx, uaddr, len, &from, &end),
-			(ssize_t)good);
-	fk_need_large_folio(test, ctx);
-	fk_expect_calls(test, ctx, want, ARRAY_SIZE(want));
-	KUNIT_EXPECT_EQ(test, end, good);
-	KUNIT_EXPECT_EQ(test, iov_iter_count(&from), len - good);
-	KUNIT_EXPECT_EQ(test, i_size_read(file_inode(ctx->file)), good);
-	fk_expect_data(test, ctx, buf, good);
+	fk_check_write(test, ctx, uaddr, len, buf, good, want, ARRAY_SIZE(want));
 }
 
 static struct kunit_case filemap_write_test_cases[] = {
