@@ -154,7 +154,7 @@ help:
 	@echo '  JOBS ($(JOBS))  parallel kernel build jobs'
 	@echo '  CPUS ($(CPUS))  guest CPUs of check and qemu (fewer brought up: failure)'
 	@echo '  BOOT_TIMEOUT ($(BOOT_TIMEOUT))  seconds before the guest is killed'
-	@echo '  EXCLUDE ($(EXCLUDE))  patch files (globs) to leave out, e.g. "*-mm-filemap-*"'
+	@echo '  EXCLUDE ($(EXCLUDE))  patch files (globs) to leave out, e.g. "*-mm-filemap-fault-in-*"'
 	@echo '  SOAK ($(SOAK))  requests in the sample devices random run'
 	@echo '  DEBUG ($(DEBUG))  1: the hardened kernel'
 	@echo '  RACE ($(RACE))  1: the KCSAN kernel'
@@ -299,7 +299,7 @@ check: patches-check kernel initramfs $(EXPECTED)
 
 # The mm/filemap patch (by file name), for EXCLUDE: the selftests must pass
 # with and without it.
-FILEMAP_PATCH := *-mm-filemap-*
+FILEMAP_PATCH := *-mm-filemap-fault-in-*
 BENCH       := $(B)/bench
 # Boots per kernel: by instruction count (BENCH_QEMU's default) a boot
 # repeats the last one's counts, so a few show that; timed, use more.
