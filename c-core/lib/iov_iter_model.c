@@ -193,7 +193,9 @@ struct world {
 	unsigned int array_first;	/* segment cur_array[0] stands for */
 	size_t floor;			/* stream position of cur_array[0] */
 	const void *dup_array;		/* from dup_iter(), to be freed */
-	struct iov_iter iter;
+	struct iov_iter iter;		/* as the engine made it */
+	struct iov_iter *it;		/* the iterator the operations use */
+	const void *it_array;		/* ... its array, if the executor made it */
 
 	/* The model. */
 	size_t pos, count;
@@ -280,7 +282,7 @@ static const char *type_name(enum iter_type type)
 
 static void show_state(struct world *w)
 {
-	const struct iov_iter *i = &w->iter;
+	const struct iov_iter *i = w->it;
 	struct kunit *test = w->test;
 	unsigned int k;
 	unsigned long n;
@@ -633,7 +635,7 @@ static void check_pbuf(struct world *w, size_t from, size_t len)
  */
 static bool kernel_cursor(struct world *w, unsigned int *k, size_t *off, size_t *pos)
 {
-	const struct iov_iter *i = &w->iter;
+	const struct iov_iter *i = w->it;
 	unsigned int q, slot, j;
 	long idx;
 
@@ -711,7 +713,7 @@ static bool cursor(struct world *w, unsigned int *k, size_t *off)
 /* The iterator agrees with the model. */
 static bool check_iter(struct world *w)
 {
-	const struct iov_iter *i = &w->iter;
+	const struct iov_iter *i = w->it;
 	unsigned int k;
 	size_t off, pos;
 
@@ -758,27 +760,39 @@ static unsigned long seg_addr(const struct world *w, unsigned int k, size_t in)
 	}
 }
 
-/* The segment arrays still describe the segments (nobody wrote to them). */
-static void check_arrays(struct world *w)
+/*
+ * @array describes the segments.  The executor's array (@any_empty) may
+ * point its empty kvecs anywhere.
+ */
+static void check_segs(struct world *w, const void *array, bool any_empty, const char *what)
 {
-	const struct kvec *kv = w->array;
-	const struct bio_vec *bv = w->array;
+	const struct kvec *kv = array;
+	const struct bio_vec *bv = array;
 	unsigned int k;
 
-	if (!is_vec(w))
-		return;
-	for (k = 0; k < w->nsegs; k++) {
+	for (k = 0; k < w->nsegs && !w->failed; k++) {
 		const struct seg *s = &w->seg[k];
 
 		if (w->type == ITER_BVEC) {
 			EXPECT(w, bv[k].bv_page == s->bv_page && bv[k].bv_offset == s->bv_off &&
-			       bv[k].bv_len == s->len, "bio_vec %u changed", k);
+			       bv[k].bv_len == s->len, "%s: bio_vec %u differs", what, k);
 		} else {
 			/* A struct iovec is laid out as a struct kvec. */
-			EXPECT(w, (unsigned long)kv[k].iov_base == seg_addr(w, k, 0) &&
-			       kv[k].iov_len == s->len, "segment %u changed", k);
+			EXPECT(w, ((any_empty && !s->len) ||
+				   (unsigned long)kv[k].iov_base == seg_addr(w, k, 0)) &&
+			       kv[k].iov_len == s->len, "%s: segment %u differs", what, k);
 		}
 	}
+}
+
+/* The segment arrays still describe the segments (nobody wrote to them). */
+static void check_arrays(struct world *w)
+{
+	if (!is_vec(w))
+		return;
+	check_segs(w, w->array, false, "the engine's array");
+	if (w->it != &w->iter)
+		check_segs(w, w->it_array, true, "the executor's array");
 	if (w->dup_array)
 		EXPECT(w, !memcmp(w->dup_array, w->array + w->array_first * w->esize,
 				  (w->nsegs - w->array_first) * w->esize),
@@ -861,32 +875,80 @@ static unsigned int gen_nsegs(struct world *w)
 }
 
 /*
+ * Whether the executor makes the world's iterator itself, over the segments
+ * the engine made (iov_model_ops.iter_kvec, .iter_bvec).
+ */
+static bool lent(const struct world *w)
+{
+	return (w->type == ITER_KVEC && w->ops->iter_kvec) ||
+	       (w->type == ITER_BVEC && w->dir == ITER_SOURCE && w->ops->iter_bvec);
+}
+
+/* Whether segment @k shares a page of the store with an earlier one. */
+static bool shares_page(const struct world *w, unsigned int k)
+{
+	const struct seg *s = &w->seg[k];
+	unsigned int j;
+
+	if (!s->len)
+		return false;
+	for (j = 0; j < k; j++) {
+		const struct seg *t = &w->seg[j];
+
+		if (t->len && s->from / PAGE_SIZE <= (t->from + t->len - 1) / PAGE_SIZE &&
+		    t->from / PAGE_SIZE <= (s->from + s->len - 1) / PAGE_SIZE)
+			return true;
+	}
+	return false;
+}
+
+static void gen_seg(struct world *w, struct seg *s, size_t size)
+{
+	size_t room;
+
+	s->from = gen_offset(w, size);
+	room = size - s->from;
+	if (w->type == ITER_BVEC) {
+		unsigned int f = folio_at(w, s->from);
+
+		room = w->fstart[f + 1] - s->from;
+		if (lent(w))
+			room = min(room, PAGE_SIZE - s->from % PAGE_SIZE);
+	}
+	if (w->type != ITER_BVEC && chance(w, 10)) {
+		s->len = 0;
+		if (chance(w, 50))
+			s->from = NO_BASE;
+	} else {
+		s->len = gen_len_in(w, room) ?: 1;
+	}
+}
+
+/*
  * Segments anywhere in [0, size), some empty; for ITER_BVEC, each within
  * one folio and none empty: zero-length bio_vecs are not allowed in an
- * iterator (Documentation/filesystems/porting.rst).
+ * iterator (Documentation/filesystems/porting.rst).  If the executor makes
+ * the iterator, each bio_vec lies in one page (as a kernel::iov::BioVec
+ * does), and no two segments of a destination share a page: it may borrow
+ * each for writing alone.
  */
 static void gen_segs(struct world *w, size_t size)
 {
-	unsigned int k;
+	unsigned int k, tries;
 
 	w->nsegs = gen_nsegs(w);
 	for (k = 0; k < w->nsegs; k++) {
 		struct seg *s = &w->seg[k];
-		size_t room;
 
-		s->from = gen_offset(w, size);
-		room = size - s->from;
-		if (w->type == ITER_BVEC) {
-			unsigned int f = folio_at(w, s->from);
-
-			room = w->fstart[f + 1] - s->from;
-		}
-		if (w->type != ITER_BVEC && chance(w, 10)) {
-			s->len = 0;
-			if (chance(w, 50))
+		for (tries = 0; ; tries++) {
+			gen_seg(w, s, size);
+			if (!lent(w) || w->dir == ITER_SOURCE || !shares_page(w, k))
+				break;
+			if (tries == 3) {
+				s->len = 0;
 				s->from = NO_BASE;
-		} else {
-			s->len = gen_len_in(w, room) ?: 1;
+				break;
+			}
 		}
 	}
 }
@@ -1054,8 +1116,13 @@ static int make_bvec(struct world *w)
 		struct seg *s = &w->seg[k];
 		unsigned int fi = folio_at(w, s->from);
 		size_t in = s->from - w->fstart[fi];
-		/* Any page of the folio at or before the data, any offset from it. */
-		unsigned int pg = chance(w, 50) ? in / PAGE_SIZE : below(w, in / PAGE_SIZE + 1);
+		/*
+		 * Any page of the folio at or before the data, any offset from
+		 * it; the page the data starts in, if the executor makes the
+		 * iterator.
+		 */
+		unsigned int pg = lent(w) || chance(w, 50) ? in / PAGE_SIZE :
+				  below(w, in / PAGE_SIZE + 1);
 
 		s->bv_page = folio_page(w->folios[fi], pg);
 		s->bv_off = in - pg * PAGE_SIZE;
@@ -1453,7 +1520,7 @@ static void do_cursor(struct world *w, enum op op)
 	case OP_ADVANCE:
 		n = chance(w, 3) ? SIZE_MAX - below(w, 2) : gen_size(w, SIZE_MAX);
 		record(w, op, n, 0, 0);
-		o->advance(&w->iter, n);
+		o->advance(w->it, n);
 		skipped(w, min(n, w->count), "advance");
 		break;
 	case OP_REVERT:
@@ -1464,7 +1531,7 @@ static void do_cursor(struct world *w, enum op op)
 		else if (chance(w, 50))
 			n = between(w, 0, n);
 		record(w, op, n, 0, 0);
-		o->revert(&w->iter, n);
+		o->revert(w->it, n);
 		w->pos -= n;
 		w->count += n;
 		break;
@@ -1481,7 +1548,7 @@ static void do_cursor(struct world *w, enum op op)
 			break;
 		}
 		record(w, op, cap, 0, 0);
-		o->truncate(&w->iter, cap);
+		o->truncate(w->it, cap);
 		w->count = min_t(u64, w->count, cap);
 		break;
 	case OP_REEXPAND:
@@ -1490,14 +1557,14 @@ static void do_cursor(struct world *w, enum op op)
 		if (chance(w, 40))
 			n = between(w, min(w->count, n), n);
 		record(w, op, n, 0, 0);
-		o->reexpand(&w->iter, n);
+		o->reexpand(w->it, n);
 		w->count = n;
 		break;
 	case OP_SAVE:
 		record(w, op, 0, 0, 0);
-		o->save_state(&w->iter, &w->state);
-		EXPECT(w, w->state.count == w->count && w->state.iov_offset == w->iter.iov_offset &&
-		       w->state.nr_segs == w->iter.nr_segs,
+		o->save_state(w->it, &w->state);
+		EXPECT(w, w->state.count == w->count && w->state.iov_offset == w->it->iov_offset &&
+		       w->state.nr_segs == w->it->nr_segs,
 		       "saved count %#zx offset %#zx segments %lu", w->state.count,
 		       w->state.iov_offset, w->state.nr_segs);
 		w->saved = true;
@@ -1506,7 +1573,7 @@ static void do_cursor(struct world *w, enum op op)
 		break;
 	default:
 		record(w, op, w->saved_pos, w->saved_count, 0);
-		o->restore(&w->iter, &w->state);
+		o->restore(w->it, &w->state);
 		w->pos = w->saved_pos;
 		w->count = w->saved_count;
 		break;
@@ -1527,15 +1594,15 @@ static bool same_iter(const struct iov_iter *a, const struct iov_iter *b)
  */
 static void do_dup(struct world *w)
 {
-	struct iov_iter new, old = w->iter;
+	struct iov_iter new, old = *w->it;
 	const void *array;
 	unsigned int k;
 	size_t off, pos;
 
 	record(w, OP_DUP, 0, 0, 0);
 	memset(&new, POISON, sizeof(new));
-	array = w->ops->dup_iter(&new, &w->iter);
-	EXPECT(w, same_iter(&old, &w->iter), "the original changed");
+	array = w->ops->dup_iter(&new, w->it);
+	EXPECT(w, same_iter(&old, w->it), "the original changed");
 	if (!is_vec(w)) {
 		EXPECT(w, !array, "%p", array);
 		EXPECT(w, same_iter(&new, &old), "the copy differs");
@@ -1558,12 +1625,17 @@ static void do_dup(struct world *w)
 		return;
 	}
 	EXPECT(w, !memcmp(array, old.kvec, old.nr_segs * w->esize), "the array differs");
+	/* The executor's own iterator stays the world's: the copy is dropped. */
+	if (w->it != &w->iter) {
+		kfree(array);
+		return;
+	}
 	kfree(w->dup_array);
 	w->dup_array = array;
 	w->cur_array = array;
 	w->array_first = k;
 	w->floor = seg_start(w, k);
-	w->iter = new;
+	*w->it = new;
 	/* A saved state before the copy's first segment cannot be restored. */
 	if (w->saved && w->nsegs - w->state.nr_segs < k)
 		w->saved = false;
@@ -1584,16 +1656,16 @@ static void do_copy_to(struct world *w, enum op op)
 
 	switch (op) {
 	case OP_COPY_TO:
-		got = o->copy_to_iter(src, n, &w->iter);
+		got = o->copy_to_iter(src, n, w->it);
 		break;
 	case OP_COPY_MC_TO:
-		got = o->copy_mc_to_iter(src, n, &w->iter);
+		got = o->copy_mc_to_iter(src, n, w->it);
 		break;
 	case OP_ZERO:
-		got = o->zero(n, &w->iter);
+		got = o->zero(n, w->it);
 		break;
 	default:
-		ok = o->copy_to_iter_full(src, n, &w->iter);
+		ok = o->copy_to_iter_full(src, n, w->it);
 		r->ret = ok;
 		if (o->full_fails_early && n > w->count)
 			exp = 0;
@@ -1642,19 +1714,19 @@ static void do_copy_from(struct world *w, enum op op)
 	memset(kbuf, POISON, check);
 	switch (op) {
 	case OP_COPY_FROM:
-		got = o->copy_from_iter(kbuf, n, &w->iter);
+		got = o->copy_from_iter(kbuf, n, w->it);
 		break;
 	case OP_COPY_FROM_NOCACHE:
-		got = o->copy_from_iter_nocache(kbuf, n, &w->iter);
+		got = o->copy_from_iter_nocache(kbuf, n, w->it);
 		break;
 	case OP_COPY_FROM_FLUSHCACHE:
-		got = o->copy_from_iter_flushcache(kbuf, n, &w->iter);
+		got = o->copy_from_iter_flushcache(kbuf, n, w->it);
 		break;
 	case OP_COPY_FROM_FULL:
-		ok = o->copy_from_iter_full(kbuf, n, &w->iter);
+		ok = o->copy_from_iter_full(kbuf, n, w->it);
 		break;
 	default:
-		ok = o->copy_from_iter_full_nocache(kbuf, n, &w->iter);
+		ok = o->copy_from_iter_full_nocache(kbuf, n, w->it);
 		break;
 	}
 	if (full) {
@@ -1692,8 +1764,13 @@ static size_t gen_span(struct world *w, unsigned int *pg, size_t *off, size_t *n
 	size_t room;
 
 	*pg = below(w, 1U << PBUF_ORDER);
-	room = PBUF_SIZE - *pg * PAGE_SIZE;
-	*off = chance(w, 30) ? below(w, PAGE_SIZE) : below(w, room + 1);
+	if (w->ops->page_copies_in_page) {
+		room = PAGE_SIZE;
+		*off = below(w, PAGE_SIZE);
+	} else {
+		room = PBUF_SIZE - *pg * PAGE_SIZE;
+		*off = chance(w, 30) ? below(w, PAGE_SIZE) : below(w, room + 1);
+	}
 	*n = min(gen_size(w, room), room - *off);
 	return *pg * PAGE_SIZE + *off;
 }
@@ -1768,10 +1845,10 @@ static void do_page_to(struct world *w, enum op op)
 
 	if (op == OP_PAGE_TO) {
 		exp = reach(w, want, true);
-		got = o->copy_page_to_iter(page, off, n, &w->iter);
+		got = o->copy_page_to_iter(page, off, n, w->it);
 	} else {
 		exp = reach_nofault(w, base, want, &at, &maybe);
-		got = o->copy_page_to_iter_nofault(page, off, n, &w->iter);
+		got = o->copy_page_to_iter_nofault(page, off, n, w->it);
 	}
 	r->ret = got;
 	if (!EXACT_USER_FAULTS && got < exp && got)
@@ -1795,10 +1872,10 @@ static void do_page_from(struct world *w, enum op op)
 	struct rec *r = record(w, op, pg, off, n);
 
 	if (op == OP_PAGE_FROM) {
-		got = o->copy_page_from_iter(page, off, n, &w->iter);
+		got = o->copy_page_from_iter(page, off, n, w->it);
 	} else {
 		pagefault_disable();
-		got = o->copy_page_from_iter_atomic(page, off, n, &w->iter);
+		got = o->copy_page_from_iter_atomic(page, off, n, w->it);
 		pagefault_enable();
 	}
 	r->ret = got;
@@ -1837,9 +1914,9 @@ static void do_fault_in(struct world *w, enum op op)
 		exp = n - done;
 	}
 	if (write)
-		got = w->ops->fault_in_writeable(&w->iter, n);
+		got = w->ops->fault_in_writeable(w->it, n);
 	else
-		got = w->ops->fault_in_readable(&w->iter, n);
+		got = w->ops->fault_in_readable(w->it, n);
 	r->ret = got;
 	EXPECT(w, got == exp, "%#zx not faulted in, expected %#zx", got, exp);
 }
@@ -1996,13 +2073,13 @@ static void do_pages(struct world *w, enum op op)
 	save_refs(w, w->b->refs);
 	switch (op) {
 	case OP_GET_PAGES:
-		ret = o->get_pages(&w->iter, pages, maxsize, maxpages, &start);
+		ret = o->get_pages(w->it, pages, maxsize, maxpages, &start);
 		break;
 	case OP_GET_PAGES_ALLOC:
-		ret = o->get_pages_alloc(&w->iter, &pages, maxsize, &start);
+		ret = o->get_pages_alloc(w->it, &pages, maxsize, &start);
 		break;
 	default:
-		ret = o->extract_pages(&w->iter, &pages, maxsize, maxpages,
+		ret = o->extract_pages(w->it, &pages, maxsize, maxpages,
 				       chance(w, 20) ? ITER_ALLOW_P2PDMA : 0, &start);
 		break;
 	}
@@ -2125,7 +2202,7 @@ static void do_extract_sg(struct world *w)
 		return;
 	sg_init_table(sgt.sgl, max(sg_max, 1U));
 	save_refs(w, w->b->refs);
-	ret = w->ops->extract_to_sg(&w->iter, maxsize, &sgt, sg_max, flags);
+	ret = w->ops->extract_to_sg(w->it, maxsize, &sgt, sg_max, flags);
 	r->ret = ret;
 	EXPECT(w, ret == exp, "returned %zd, expected %zd", ret, exp);
 	EXPECT(w, sgt.nents == (ret > 0 ? nents : 0), "%u entries, expected %u", sgt.nents,
@@ -2217,7 +2294,7 @@ static void do_alignment(struct world *w)
 		visit_segs(w, k, off, or_seg, &exp);
 		break;
 	}
-	got = w->ops->alignment(&w->iter);
+	got = w->ops->alignment(w->it);
 	r->ret = got;
 	EXPECT(w, got == exp, "%#lx, expected %#lx", got, exp);
 }
@@ -2244,7 +2321,7 @@ static void do_npages(struct world *w)
 		while (walk_next(&wk, &p))
 			pages += DIV_ROUND_UP(p.at % PAGE_SIZE + p.len, PAGE_SIZE);
 	}
-	got = w->ops->npages(&w->iter, maxpages);
+	got = w->ops->npages(w->it, maxpages);
 	r->ret = got;
 	EXPECT(w, got == min_t(size_t, pages, maxpages), "%d pages, expected %zu (max %d)",
 	       got, pages, maxpages);
@@ -2297,7 +2374,7 @@ static void do_is_aligned(struct world *w)
 		visit_segs(w, k, off, check_seg, &m);
 		break;
 	}
-	got = w->ops->is_aligned(&w->iter, m.addr, m.len);
+	got = w->ops->is_aligned(w->it, m.addr, m.len);
 	r->ret = got;
 	EXPECT(w, got == m.aligned, "%d, expected %d", got, m.aligned);
 }
@@ -2327,7 +2404,7 @@ static void do_single_seg(struct world *w)
 			f = k;
 		exp = min(w->count, w->fstart[f + 1] - w->fstart[f]);
 	}
-	got = w->ops->single_seg_count(&w->iter);
+	got = w->ops->single_seg_count(w->it);
 	r->ret = got;
 	EXPECT(w, got == exp, "%#zx, expected %#zx", got, exp);
 }
@@ -2483,6 +2560,70 @@ static void show_counts(struct kunit *test, const struct bufs *b)
 	}
 }
 
+/*
+ * Adopt the iterator the executor made over the world's segments: it must
+ * be the one iov_iter_kvec() or iov_iter_bvec() makes over them, with the
+ * whole length as its count, which the engine then truncates to the
+ * world's.
+ */
+static bool adopt(struct world *w, struct iov_iter *i)
+{
+	EXPECT(w, i->iter_type == w->type && i->data_source == w->dir && !i->nofault &&
+	       !i->iov_offset && i->nr_segs == w->nsegs && i->count == w->extent,
+	       "the executor made type %u dir %u nofault %u offset %#zx segments %lu count %#zx",
+	       i->iter_type, i->data_source, i->nofault, i->iov_offset, i->nr_segs, i->count);
+	if (w->failed)
+		return false;
+	w->it_array = i->kvec;
+	w->cur_array = i->kvec;
+	check_segs(w, w->it_array, true, "the executor's array");
+	iov_iter_truncate(i, w->count);
+	return !w->failed;
+}
+
+/* The world's steps on @i, and the checks at its end. */
+static void run_steps(struct iov_iter *i, void *world)
+{
+	struct world *w = world;
+
+	w->it = i;
+	if (i != &w->iter && !adopt(w, i))
+		return;
+	if (w->run->trace)
+		show_state(w);
+	check_iter(w);
+	for (w->step = 1; w->step <= w->steps && !w->failed; w->step++) {
+		do_step(w);
+		cond_resched();
+	}
+	if (!w->failed) {
+		check_all(w);
+		check_refs(w, w->refs0, NULL, 0, 0, "at the end");
+	}
+}
+
+/*
+ * Run the steps on the engine's iterator, or on the executor's own over the
+ * same segments.  Returns 0 or the executor's error.
+ */
+static int run_iter(struct world *w)
+{
+	const struct iov_model_ops *o = w->ops;
+	int err = 0;
+
+	if (!lent(w))
+		run_steps(&w->iter, w);
+	else if (w->type == ITER_KVEC)
+		err = o->iter_kvec(w->dir, w->array, w->nsegs, run_steps, w);
+	else
+		err = o->iter_bvec(w->dir, w->array, w->nsegs, run_steps, w);
+	if (!err && !w->it)
+		err = -EINVAL;	/* run_steps() never ran */
+	/* The executor's iterator is gone: nothing may show it any more. */
+	w->it = &w->iter;
+	return err;
+}
+
 /* Run world @seed for at most @budget steps; returns the steps run. */
 static unsigned long run_world(struct kunit *test, const struct iov_model_ops *ops,
 			       struct iov_model_params *run, struct bufs *b, u64 seed,
@@ -2490,6 +2631,7 @@ static unsigned long run_world(struct kunit *test, const struct iov_model_ops *o
 {
 	struct world *w = kzalloc(sizeof(*w), GFP_KERNEL);
 	unsigned long done;
+	int err;
 
 	if (!w) {
 		KUNIT_FAIL(test, "out of memory");
@@ -2504,6 +2646,7 @@ static unsigned long run_world(struct kunit *test, const struct iov_model_ops *o
 	w->type = iov_model_seed_type(seed);
 	w->first_op = run->done;
 	w->steps = min_t(unsigned long, between(w, 16, 256), budget);
+	w->step = 1;
 	run->worlds++;
 	if (make_world(w)) {
 		KUNIT_FAIL(test, "world %#llx: cannot make it", seed);
@@ -2512,18 +2655,11 @@ static unsigned long run_world(struct kunit *test, const struct iov_model_ops *o
 		return budget;
 	}
 	save_refs(w, w->refs0);
-	if (run->trace)
-		show_state(w);
-	check_iter(w);
-	for (w->step = 1; w->step <= w->steps && !w->failed; w->step++) {
-		do_step(w);
-		cond_resched();
-	}
-	done = w->step - 1;
-	if (!w->failed) {
-		check_all(w);
-		check_refs(w, w->refs0, NULL, 0, 0, "at the end");
-	}
+	err = run_iter(w);
+	if (err)
+		KUNIT_FAIL(test, "world %#llx: the %s executor did not run it: %d", seed,
+			   ops->name, err);
+	done = err ? budget : w->step - 1;
 	free_world(w);
 	kfree(w);
 	return done;

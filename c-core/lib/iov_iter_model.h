@@ -59,6 +59,14 @@ struct sg_table;
  * @alignment: iov_iter_alignment().
  * @is_aligned: iov_iter_is_aligned().
  * @single_seg_count: iov_iter_single_seg_count().
+ * @iter_kvec: Makes the iterator of an ITER_KVEC world the executor's own
+ *	way, over the segments @kvec, as iov_iter_kvec() with their whole
+ *	length as the count; calls @run(iterator, @world) once and returns 0,
+ *	or returns an error without calling it.  The world's operations run
+ *	inside @run, on that iterator, which the engine first truncates to the
+ *	world's count.  No two segments of a destination then share a page.
+ * @iter_bvec: The same for ITER_BVEC sources, over @bvec as iov_iter_bvec()
+ *	makes it; each bio_vec then lies inside one page.
  * @zeroing_dest: Moving a destination over kernel memory forward without a
  *	copy (@advance, @get_pages, @extract_pages) zeroes the bytes moved
  *	over, as the Rust API does.
@@ -68,12 +76,15 @@ struct sg_table;
  *	before it copies anything.
  * @fixed_pages: @get_pages and @extract_pages are always given an array,
  *	with room for 1 to 64 pages.
+ * @page_copies_in_page: The page copies stay inside the page they are
+ *	given: @offset is below PAGE_SIZE, @offset + @bytes at most PAGE_SIZE.
  *
- * Each member takes the arguments of the C function it stands for, in the
- * same order.  Any member may be NULL: the engine then never generates that
- * operation.  The engine releases the pages an operation returns (put_page()
- * or unpin_user_page()) and frees the arrays it allocates (kvfree(), and
- * kfree() for @dup_iter), after checking them.
+ * Each member but @iter_kvec and @iter_bvec takes the arguments of the C
+ * function it stands for, in the same order.  Any member may be NULL: the
+ * engine then never generates that operation (or, for @iter_kvec and
+ * @iter_bvec, makes the iterator itself).  The engine releases the pages an
+ * operation returns (put_page() or unpin_user_page()) and frees the arrays
+ * it allocates (kvfree(), and kfree() for @dup_iter), after checking them.
  */
 struct iov_model_ops {
 	const char *name;
@@ -116,10 +127,15 @@ struct iov_model_ops {
 	bool (*is_aligned)(const struct iov_iter *i, unsigned int addr_mask,
 			   unsigned int len_mask);
 	size_t (*single_seg_count)(const struct iov_iter *i);
+	int (*iter_kvec)(unsigned int direction, const struct kvec *kvec, unsigned long nr_segs,
+			 void (*run)(struct iov_iter *i, void *world), void *world);
+	int (*iter_bvec)(unsigned int direction, const struct bio_vec *bvec, unsigned long nr_segs,
+			 void (*run)(struct iov_iter *i, void *world), void *world);
 	bool zeroing_dest;
 	bool directed;
 	bool full_fails_early;
 	bool fixed_pages;
+	bool page_copies_in_page;
 };
 
 /**
@@ -161,6 +177,12 @@ bool iov_model_rust_copy_to_iter_full(const void *addr, size_t bytes, struct iov
 size_t iov_model_rust_copy_from_iter(void *addr, size_t bytes, struct iov_iter *i);
 bool iov_model_rust_copy_from_iter_full(void *addr, size_t bytes, struct iov_iter *i);
 size_t iov_model_rust_zero(size_t bytes, struct iov_iter *i);
+size_t iov_model_rust_copy_page_to_iter(struct page *page, size_t offset, size_t bytes,
+					struct iov_iter *i);
+size_t iov_model_rust_copy_page_from_iter(struct page *page, size_t offset, size_t bytes,
+					  struct iov_iter *i);
+size_t iov_model_rust_copy_page_from_iter_atomic(struct page *page, size_t offset, size_t bytes,
+						 struct iov_iter *i);
 size_t iov_model_rust_fault_in_readable(const struct iov_iter *i, size_t bytes);
 size_t iov_model_rust_fault_in_writeable(const struct iov_iter *i, size_t bytes);
 ssize_t iov_model_rust_get_pages(struct iov_iter *i, struct page **pages, size_t maxsize,
@@ -172,6 +194,12 @@ unsigned long iov_model_rust_alignment(const struct iov_iter *i);
 bool iov_model_rust_is_aligned(const struct iov_iter *i, unsigned int addr_mask,
 			       unsigned int len_mask);
 size_t iov_model_rust_single_seg_count(const struct iov_iter *i);
+int iov_model_rust_iter_kvec(unsigned int direction, const struct kvec *kvec,
+			     unsigned long nr_segs,
+			     void (*run)(struct iov_iter *i, void *world), void *world);
+int iov_model_rust_iter_bvec(unsigned int direction, const struct bio_vec *bvec,
+			     unsigned long nr_segs,
+			     void (*run)(struct iov_iter *i, void *world), void *world);
 
 void iov_model_run(struct kunit *test, const struct iov_model_ops *ops,
 		   struct iov_model_params *params);

@@ -156,9 +156,9 @@ static const struct iov_model_ops c_ops = {
  * method.  What it offers only inside a checkpoint (truncate, reexpand) or
  * not at all (save and restore, dup) stays a C call, so that the Rust
  * methods see iterators in every state the C suite reaches.  The forms of
- * the copies and page functions that Rust does not have are not run, nor
- * are its page copies, which take a kernel::page::Page (an owned page, that
- * C's folio cannot be lent as).
+ * the copies and page functions that Rust does not have are not run.  The
+ * kvec iterators, and the bio_vec ones of sources, are made in Rust, over
+ * IoSlice, IoSliceMut and BioVec (lib/iov_iter_model_rust.rs).
  */
 static const struct iov_model_ops rust_ops = {
 	.name = "Rust",
@@ -174,6 +174,9 @@ static const struct iov_model_ops rust_ops = {
 	.copy_from_iter = iov_model_rust_copy_from_iter,
 	.copy_from_iter_full = iov_model_rust_copy_from_iter_full,
 	.zero = iov_model_rust_zero,
+	.copy_page_to_iter = iov_model_rust_copy_page_to_iter,
+	.copy_page_from_iter = iov_model_rust_copy_page_from_iter,
+	.copy_page_from_iter_atomic = iov_model_rust_copy_page_from_iter_atomic,
 	.fault_in_readable = iov_model_rust_fault_in_readable,
 	.fault_in_writeable = iov_model_rust_fault_in_writeable,
 	.get_pages = iov_model_rust_get_pages,
@@ -182,10 +185,13 @@ static const struct iov_model_ops rust_ops = {
 	.alignment = iov_model_rust_alignment,
 	.is_aligned = iov_model_rust_is_aligned,
 	.single_seg_count = iov_model_rust_single_seg_count,
+	.iter_kvec = iov_model_rust_iter_kvec,
+	.iter_bvec = iov_model_rust_iter_bvec,
 	.zeroing_dest = true,
 	.directed = true,
 	.full_fails_early = true,
 	.fixed_pages = true,
+	.page_copies_in_page = true,
 };
 #endif
 

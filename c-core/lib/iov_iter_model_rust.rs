@@ -8,13 +8,19 @@
 //! does the same, so that the wrapper is checked against the same model as the C API. Where the
 //! Rust API behaves differently by design, a flag of the executor tells the model
 //! (lib/iov_iter_model_kunit.c).
+//!
+//! The iterators of `ITER_KVEC` worlds, and of `ITER_BVEC` sources, are the executor's own:
+//! [`IoSlice`], [`IoSliceMut`] and [`BioVec`] over the engine's memory, lent to a closure by
+//! `with_kvec` and `with_bvec`, inside which the world runs.
 
-use core::{ffi::c_void, ptr, slice};
+use core::{ffi::c_void, ptr, ptr::NonNull, slice};
 use kernel::{
+    alloc::{flags::GFP_KERNEL, KVec},
     bindings,
     error::{code::EINVAL, Result},
     ffi::{c_int, c_uint, c_ulong},
-    iov::{IovIter, IovIterDest, IovIterSource, IterPages},
+    iov::{BioVec, IoSlice, IoSliceMut, IovIter, IovIterDest, IovIterSource, IterPages},
+    page::{BorrowedPage, Page},
 };
 
 /// The engine's iterator, as the type of its direction.
@@ -50,8 +56,165 @@ macro_rules! either {
     };
 }
 
-/// The direction an operation needs was not the iterator's: the engine never asks for that.
+/// The direction an operation needs was not the iterator's, or the Rust method refused its
+/// arguments: the engine never asks for that.
 const WRONG_DIRECTION: usize = usize::MAX;
+
+/// The engine's function that runs a world on an iterator.
+type Run = unsafe extern "C" fn(*mut bindings::iov_iter, *mut c_void);
+
+/// The `n` entries at `p` (none if `n` is 0, whatever `p` is).
+///
+/// # Safety
+///
+/// If `n` is not 0, `p` points to `n` initialised entries that stay valid and unwritten for
+/// `'a`.
+unsafe fn entries<'a, T>(p: *const T, n: usize) -> &'a [T] {
+    if n == 0 {
+        return &[];
+    }
+    // SAFETY: The caller guarantees `n` valid entries at `p`.
+    unsafe { slice::from_raw_parts(p, n) }
+}
+
+/// Returns 0 for `Ok`, the negative errno for `Err`.
+fn to_ret(r: Result) -> c_int {
+    match r {
+        Ok(()) => 0,
+        Err(e) => e.to_errno(),
+    }
+}
+
+/// `iter_kvec`: runs the world on an iterator made by [`IovIterSource::with_kvec`] over
+/// [`IoSlice`]s, or by [`IovIterDest::with_kvec`] over [`IoSliceMut`]s, of the engine's segments.
+///
+/// # Safety
+///
+/// `kvec` points to `nr_segs` segments of kernel memory valid for reads (for a destination, for
+/// writes too) while this runs, no two segments of a destination overlapping; `run(i, world)`
+/// runs the world on an iterator over them, touching their memory only through it and while
+/// checking between operations.
+#[no_mangle]
+pub unsafe extern "C" fn iov_model_rust_iter_kvec(
+    direction: c_uint,
+    kvec: *const bindings::kvec,
+    nr_segs: c_ulong,
+    run: Run,
+    world: *mut c_void,
+) -> c_int {
+    // SAFETY: The caller guarantees `nr_segs` segments at `kvec`.
+    let segs = unsafe { entries(kvec, nr_segs) };
+    to_ret(if direction == bindings::ITER_SOURCE {
+        // SAFETY: The caller guarantees that the segments are readable and `run`'s use of them.
+        unsafe { run_kvec_source(segs, run, world) }
+    } else {
+        // SAFETY: The caller guarantees that the segments are writable and do not overlap.
+        unsafe { run_kvec_dest(segs, run, world) }
+    })
+}
+
+/// The memory a kvec describes (nothing if it is empty, wherever it points).
+///
+/// # Safety
+///
+/// A non-empty `kv` describes memory valid for reads for `'a`.
+unsafe fn kvec_bytes<'a>(kv: &bindings::kvec) -> &'a [u8] {
+    // SAFETY: The caller guarantees the memory of a non-empty kvec.
+    unsafe { entries(kv.iov_base.cast::<u8>().cast_const(), kv.iov_len) }
+}
+
+/// [`iov_model_rust_iter_kvec`] for a source.
+///
+/// # Safety
+///
+/// As for [`iov_model_rust_iter_kvec`].
+unsafe fn run_kvec_source(segs: &[bindings::kvec], run: Run, world: *mut c_void) -> Result {
+    let mut slices = KVec::with_capacity(segs.len(), GFP_KERNEL)?;
+    for kv in segs {
+        // SAFETY: The caller guarantees that the segment is readable while this runs.
+        slices.push(IoSlice::new(unsafe { kvec_bytes(kv) }), GFP_KERNEL)?;
+    }
+    IovIterSource::with_kvec(&slices, |src| {
+        // SAFETY: `src` is an iterator over the segments, as `run` needs.
+        unsafe { run(src.as_raw(), world) }
+    });
+    Ok(())
+}
+
+/// [`iov_model_rust_iter_kvec`] for a destination.
+///
+/// # Safety
+///
+/// As for [`iov_model_rust_iter_kvec`].
+unsafe fn run_kvec_dest(segs: &[bindings::kvec], run: Run, world: *mut c_void) -> Result {
+    let mut slices = KVec::with_capacity(segs.len(), GFP_KERNEL)?;
+    for kv in segs {
+        let data: &mut [u8] = if kv.iov_len == 0 {
+            &mut []
+        } else {
+            // SAFETY: The caller guarantees that the segment is writable while this runs and
+            // overlaps no other; the engine only reads it between operations, to check it.
+            unsafe { slice::from_raw_parts_mut(kv.iov_base.cast::<u8>(), kv.iov_len) }
+        };
+        slices.push(IoSliceMut::new(data), GFP_KERNEL)?;
+    }
+    IovIterDest::with_kvec(&mut slices, |dst| {
+        // SAFETY: `dst` is an iterator over the segments, as `run` needs.
+        unsafe { run(dst.as_raw(), world) }
+    });
+    Ok(())
+}
+
+/// `iter_bvec`: runs the world on an iterator made by [`IovIterSource::with_bvec`] over
+/// [`BioVec`]s of the engine's pages, each lent as a [`BorrowedPage`]. Destinations are not
+/// lent: [`kernel::iov::BioVecMut`] takes a `&mut Page`, which a page someone else owns cannot
+/// soundly be.
+///
+/// # Safety
+///
+/// `bvec` points to `nr_segs` bio_vecs of pages that stay allocated and readable while this
+/// runs; `run(i, world)` runs the world on an iterator over them.
+#[no_mangle]
+pub unsafe extern "C" fn iov_model_rust_iter_bvec(
+    direction: c_uint,
+    bvec: *const bindings::bio_vec,
+    nr_segs: c_ulong,
+    run: Run,
+    world: *mut c_void,
+) -> c_int {
+    if direction != bindings::ITER_SOURCE {
+        return EINVAL.to_errno();
+    }
+    // SAFETY: The caller guarantees `nr_segs` bio_vecs at `bvec`.
+    let segs = unsafe { entries(bvec, nr_segs) };
+    // SAFETY: The caller guarantees the pages.
+    to_ret(unsafe { run_bvec_source(segs, run, world) })
+}
+
+/// [`iov_model_rust_iter_bvec`], once the direction is known.
+///
+/// # Safety
+///
+/// As for [`iov_model_rust_iter_bvec`].
+unsafe fn run_bvec_source(segs: &[bindings::bio_vec], run: Run, world: *mut c_void) -> Result {
+    let mut pages = KVec::with_capacity(segs.len(), GFP_KERNEL)?;
+    for bv in segs {
+        let page = NonNull::new(bv.bv_page).ok_or(EINVAL)?;
+        // SAFETY: The caller guarantees that the page stays allocated while this runs, which
+        // is as long as `pages` lives.
+        pages.push(unsafe { BorrowedPage::from_raw(page) }, GFP_KERNEL)?;
+    }
+    let mut frags = KVec::with_capacity(segs.len(), GFP_KERNEL)?;
+    for (bv, page) in segs.iter().zip(pages.iter()) {
+        let frag = BioVec::new(page, bv.bv_offset as usize, bv.bv_len as usize)?;
+        frags.push(frag, GFP_KERNEL)?;
+    }
+    IovIterSource::with_bvec(&frags, |src| {
+        // SAFETY: `src` is an iterator over the pages, as `run` needs.
+        unsafe { run(src.as_raw(), world) }
+    });
+    Ok(())
+}
 
 /// `iov_iter_advance()`: [`IovIterSource::advance`] or [`IovIterDest::advance`], which zeroes
 /// the bytes it moves over in kernel memory.
@@ -192,6 +355,116 @@ pub unsafe extern "C" fn iov_model_rust_zero(bytes: usize, i: *mut bindings::iov
         Iov::Dst(dst) => dst.zero(bytes),
         Iov::Src(_) => WRONG_DIRECTION,
     }
+}
+
+/// Lends the engine's page.
+///
+/// # Safety
+///
+/// `page` is null or a page that stays allocated for `'a`.
+unsafe fn lend_page<'a>(page: *mut bindings::page) -> Option<BorrowedPage<'a>> {
+    // SAFETY: The caller guarantees that the page stays allocated for `'a`.
+    NonNull::new(page).map(|p| unsafe { BorrowedPage::from_raw(p) })
+}
+
+/// `copy_page_to_iter()`: [`IovIterDest::copy_page_to_iter`] from the engine's page, lent.
+///
+/// # Safety
+///
+/// As for [`iov_model_rust_advance`]; `page` is a page nobody writes during the call.
+#[no_mangle]
+pub unsafe extern "C" fn iov_model_rust_copy_page_to_iter(
+    page: *mut bindings::page,
+    offset: usize,
+    bytes: usize,
+    i: *mut bindings::iov_iter,
+) -> usize {
+    // SAFETY: The caller guarantees the page for the call.
+    let Some(page) = (unsafe { lend_page(page) }) else {
+        return WRONG_DIRECTION;
+    };
+    // SAFETY: As in `iov_model_rust_advance`.
+    match unsafe { iov(i) } {
+        Iov::Dst(dst) => dst
+            .copy_page_to_iter(&page, offset, bytes)
+            .unwrap_or(WRONG_DIRECTION),
+        Iov::Src(_) => WRONG_DIRECTION,
+    }
+}
+
+/// `copy_page_from_iter()` or, if `atomic`, its atomic form: the Rust method takes a
+/// `&mut Page`, which the engine's page cannot soundly be lent as, so it copies into a page of
+/// its own, which holds the engine's page's bytes `offset..offset + bytes` before the call and
+/// goes back to them after it. A stray write inside that range still shows.
+///
+/// # Safety
+///
+/// As for [`iov_model_rust_advance`]; `page` is a page nothing else uses during the call.
+unsafe fn page_from(
+    page: *mut bindings::page,
+    offset: usize,
+    bytes: usize,
+    i: *mut bindings::iov_iter,
+    atomic: bool,
+) -> Result<usize> {
+    // SAFETY: The caller guarantees the page for the call.
+    let page = unsafe { lend_page(page) }.ok_or(EINVAL)?;
+    // SAFETY: As in `iov_model_rust_advance`.
+    let Iov::Src(src) = (unsafe { iov(i) }) else {
+        return Err(EINVAL);
+    };
+    let mut own = Page::alloc_page(GFP_KERNEL)?;
+    let mut bounce = KVec::from_elem(0u8, bytes, GFP_KERNEL)?;
+    let buf = bounce.as_mut_ptr();
+    // SAFETY: `buf` is valid for `bytes` bytes; nothing else uses either page meanwhile.
+    unsafe {
+        page.read_raw(buf, offset, bytes)?;
+        own.write_raw(buf, offset, bytes)?;
+    }
+    let got = if atomic {
+        src.copy_page_from_iter_atomic(&mut own, offset, bytes)?
+    } else {
+        src.copy_page_from_iter(&mut own, offset, bytes)?
+    };
+    // SAFETY: As above.
+    unsafe {
+        own.read_raw(buf, offset, bytes)?;
+        page.write_raw(buf, offset, bytes)?;
+    }
+    Ok(got)
+}
+
+/// `copy_page_from_iter()`: [`IovIterSource::copy_page_from_iter`], through [`page_from`].
+///
+/// # Safety
+///
+/// As for [`page_from`].
+#[no_mangle]
+pub unsafe extern "C" fn iov_model_rust_copy_page_from_iter(
+    page: *mut bindings::page,
+    offset: usize,
+    bytes: usize,
+    i: *mut bindings::iov_iter,
+) -> usize {
+    // SAFETY: The caller guarantees `page_from`'s requirements.
+    unsafe { page_from(page, offset, bytes, i, false) }.unwrap_or(WRONG_DIRECTION)
+}
+
+/// `copy_page_from_iter_atomic()`: [`IovIterSource::copy_page_from_iter_atomic`], through
+/// [`page_from`]; the engine disables page faults around the call.
+///
+/// # Safety
+///
+/// As for [`page_from`].
+#[no_mangle]
+pub unsafe extern "C" fn iov_model_rust_copy_page_from_iter_atomic(
+    page: *mut bindings::page,
+    offset: usize,
+    bytes: usize,
+    i: *mut bindings::iov_iter,
+) -> usize {
+    // SAFETY: The caller guarantees `page_from`'s requirements.
+    unsafe { page_from(page, offset, bytes, i, true) }.unwrap_or(WRONG_DIRECTION)
 }
 
 /// `fault_in_iov_iter_readable()`: [`IovIterSource::fault_in_readable`], for sources only.
