@@ -109,6 +109,10 @@ KLOG         := $(B)/kernel$(DBG).log
 FRAGMENT     := $(if $(DBG),$(B)/guest$(DBG).config,qemu/guest.config)
 USER_TESTS   := $(if $(DBG),$(B)/user-tests$(DBG),qemu/user-tests)
 EXPECTED     := $(if $(DBG),$(B)/expected-suites$(DBG),qemu/expected-suites)
+# The patch files EXCLUDE leaves out: the Kconfig options and KUnit suites
+# they add are not asked of a kernel built without them.
+EXCLUDED     := $(foreach g,$(EXCLUDE),$(wildcard patches/$(g)))
+LEFT_OUT     := $(if $(EXCLUDED),$(shell sed -n 's/^+.*\.name = "\([a-z0-9_]*\)",$$/\1/p' $(EXCLUDED)))
 
 .PHONY: help deps tools tree patches-check edit export apply config kernel \
 	lint-cached rustavailable tests initramfs lint qemu check clean distclean FORCE
@@ -154,7 +158,7 @@ help:
 	@echo '  JOBS ($(JOBS))  parallel kernel build jobs'
 	@echo '  CPUS ($(CPUS))  guest CPUs of check and qemu (fewer brought up: failure)'
 	@echo '  BOOT_TIMEOUT ($(BOOT_TIMEOUT))  seconds before the guest is killed'
-	@echo '  EXCLUDE ($(EXCLUDE))  patch files (globs) to leave out, e.g. "*-mm-filemap-fault-in-*"'
+	@echo '  EXCLUDE ($(EXCLUDE))  patch files (globs) to leave out, e.g. "*-mm-filemap-*"'
 	@echo '  SOAK ($(SOAK))  requests in the sample devices random run'
 	@echo '  DEBUG ($(DEBUG))  1: the hardened kernel'
 	@echo '  RACE ($(RACE))  1: the KCSAN kernel'
@@ -202,7 +206,7 @@ $(STAMP_SERIES): $(STAMP_TREE) FORCE | patches-check
 apply: $(STAMP_SERIES)
 
 $(STAMP_CONFIG): $(FRAGMENT) $(STAMP_SERIES) scripts/kconfig.sh | tools
-	@scripts/kconfig.sh $(KSRC) $(FRAGMENT) $(KOBJ) $(KMAKE)
+	@EXCLUDED='$(EXCLUDED)' scripts/kconfig.sh $(KSRC) $(FRAGMENT) $(KOBJ) $(KMAKE)
 	@for o in $(REQUIRED_$(VARIANT)); do \
 		grep -qx "CONFIG_$$o=y" $(KOBJ)/.config || \
 		{ echo "error: the $(VARIANT) kernel config lacks CONFIG_$$o=y" >&2; exit 1; }; done
@@ -275,7 +279,8 @@ lint-cached: kernel $(B)/lint.tap
 RESULTS = scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen >$(QOUT)/versions.txt && \
 	qemu/results.py --out $(QOUT) --ksrc $(KSRC) --expected $(EXPECTED) \
 		--versions $(QOUT)/versions.txt --cpus $(CPUS) $(if $(DBG),,--lint $(B)/lint.tap) \
-		$(foreach l,$(LOG_ALL) $(LOG_$(VARIANT)),--require '$(l)')
+		$(foreach l,$(LOG_ALL) $(LOG_$(VARIANT)),--require '$(l)') \
+		$(foreach s,$(LEFT_OUT),--left-out $(s))
 
 # A passing check records its summary in results/, unless a knob changed
 # what it measures (README "Results").
@@ -297,9 +302,11 @@ check: patches-check kernel initramfs $(EXPECTED)
 		$(BOOT) </dev/null; rc=$$?; $(if $(LINT_STEP),wait $$lint; $(LINT_SUMMARY);) exit $$rc
 	@$(RESULTS) $(RECORD)
 
-# The mm/filemap patch (by file name), for EXCLUDE: the selftests must pass
-# with and without it.
+# The mm/filemap patch (by file name), for EXCLUDE: the benchmark compares
+# the kernel with and without it; the selftests must pass with and without
+# it and its KUnit test, which checks the new loop's calls.
 FILEMAP_PATCH := *-mm-filemap-fault-in-*
+FILEMAP_PATCHES := *-mm-filemap-*
 BENCH       := $(B)/bench
 # Boots per kernel: by instruction count (BENCH_QEMU's default) a boot
 # repeats the last one's counts, so a few show that; timed, use more.
@@ -308,7 +315,7 @@ BENCH_BOOTS ?= 3
 .PHONY: check-without-filemap bench-filemap
 
 check-without-filemap:
-	@$(MAKE) --no-print-directory check EXCLUDE='$(FILEMAP_PATCH)'
+	@$(MAKE) --no-print-directory check EXCLUDE='$(FILEMAP_PATCHES)'
 
 # Switching EXCLUDE rebuilds only mm/filemap.o and relinks; each kernel is
 # saved, then qemu/bench-filemap.sh boots them alternately.
