@@ -502,31 +502,26 @@ pub unsafe extern "C" fn iov_model_rust_fault_in_writeable(
     }
 }
 
-/// Hands the pages the Rust API took over to the engine, which releases them itself: copies
-/// them into `pages`, their offset into `*start`, and returns the bytes they cover or an error.
+/// Hands the pages the Rust API lends over to the engine, which releases them itself: copies
+/// them into `pages`, their offset into `*start`, and returns the bytes they cover.
 ///
 /// # Safety
 ///
-/// `pages` is valid for writes of `N` entries and `start` for a write.
+/// `pages` is valid for writes of `N` entries and `start` for a write; the engine releases
+/// every page written to `pages` as the hold says (it checks the hold on each).
 unsafe fn hand_over<const N: usize>(
-    taken: Result<IterPages<'_, N>>,
+    taken: &IterPages<'_, N>,
     pages: *mut *mut bindings::page,
     start: *mut usize,
 ) -> isize {
-    let taken = match taken {
-        Ok(taken) => taken,
-        Err(e) => return e.to_errno() as isize,
-    };
-    let got = taken.pages();
+    // SAFETY: The engine releases each page, as the caller guarantees.
+    let got = unsafe { taken.hand_over() };
     // SAFETY: `got` holds at most `N` pages; the caller guarantees room for `N` and `start`.
     unsafe {
         ptr::copy_nonoverlapping(got.as_ptr(), pages, got.len());
         *start = taken.offset();
     }
-    let len = taken.len() as isize;
-    // The references or pins it holds are the engine's to release now.
-    core::mem::forget(taken);
-    len
+    taken.len() as isize
 }
 
 /// Takes at most `N` pages from `i`: `get_pages::<N>()` or, if `extract`,
@@ -545,15 +540,16 @@ unsafe fn take_pages<const N: usize>(
 ) -> isize {
     // SAFETY: As in `iov_model_rust_advance`.
     let iov = unsafe { iov(i) };
-    // SAFETY: The caller guarantees room for `N` pages and `start`.
-    unsafe {
-        match (iov, extract) {
-            (Iov::Src(src), false) => hand_over(src.get_pages::<N>(maxsize), pages, start),
-            (Iov::Src(src), true) => hand_over(src.extract_pages::<N>(maxsize), pages, start),
-            (Iov::Dst(dst), false) => hand_over(dst.get_pages::<N>(maxsize), pages, start),
-            (Iov::Dst(dst), true) => hand_over(dst.extract_pages::<N>(maxsize), pages, start),
-        }
-    }
+    // SAFETY: The caller guarantees room for `N` pages and `start`, and the engine releases
+    // the pages.
+    let hand = |taken: &IterPages<'_, N>| unsafe { hand_over(taken, pages, start) };
+    let ret = match (iov, extract) {
+        (Iov::Src(src), false) => src.get_pages::<N, _>(maxsize, hand),
+        (Iov::Src(src), true) => src.extract_pages::<N, _>(maxsize, hand),
+        (Iov::Dst(dst), false) => dst.get_pages::<N, _>(maxsize, hand),
+        (Iov::Dst(dst), true) => dst.extract_pages::<N, _>(maxsize, hand),
+    };
+    ret.unwrap_or_else(|e| e.to_errno() as isize)
 }
 
 /// [`take_pages`] with `N` the run-time `maxpages`, from 1 to `MAX_PAGES` (64).

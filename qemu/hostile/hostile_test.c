@@ -12,12 +12,16 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -25,6 +29,17 @@
 #define MODULE_PATH "/modules/rust_hostile.ko"
 #define MODULE_NAME "rust_hostile"
 #define HOSTILE_DUP_REGISTER _IO('|', 0xa0)
+/* hostile-file-ref: 0, or the errno of the last try_get, reservation, fget */
+#define HOSTILE_OPEN_GET _IO('|', 0xa1)
+#define HOSTILE_RELEASE_GET _IO('|', 0xa2)
+#define HOSTILE_RELEASE_FD _IO('|', 0xa3)
+#define HOSTILE_RELEASE_FGET _IO('|', 0xa4)
+#define HOSTILE_IOCTL_GET _IO('|', 0xa5)
+/* hostile-big */
+#define HOSTILE_ALLOC_KVEC _IO('|', 0xa6)
+#define HOSTILE_ALLOC_KVVEC _IO('|', 0xa7)
+#define HOSTILE_EMPTY_NAME _IO('|', 0xa8)
+#define INIT_MODULE_PATH "/modules/rust_hostile_init.ko"
 
 /* Load the module unless it is loaded; 0 or -errno. */
 static int load_module(void)
@@ -263,6 +278,209 @@ TEST(registration_data_dropped_on_failure)
 	/* The second registration fails; its data must have been dropped. */
 	EXPECT_EQ(1, ioctl(fd, HOSTILE_DUP_REGISTER));
 	close(fd);
+}
+
+/* open is lent a file that is not open yet: no reference can be taken. */
+TEST(file_ref_refused_in_open)
+{
+	int fd = open_dev(_metadata, "hostile-file-ref", O_RDONLY);
+
+	EXPECT_EQ(EBADF, ioctl(fd, HOSTILE_OPEN_GET));
+	/* The same file in an ioctl is open and counted. */
+	EXPECT_EQ(0, ioctl(fd, HOSTILE_IOCTL_GET));
+	close(fd);
+}
+
+/* release is lent a file whose count is zero: no reference can be taken. */
+TEST(file_ref_refused_in_release)
+{
+	int fd = open_dev(_metadata, "hostile-file-ref", O_RDONLY);
+	int q;
+
+	/* release's fget(0) needs a descriptor 0 to find. */
+	if (fcntl(0, F_GETFD) < 0)
+		ASSERT_EQ(0, open("/dev/null", O_RDONLY));
+	close(fd);
+	q = open_dev(_metadata, "hostile-file-ref", O_RDONLY);
+	EXPECT_EQ(EBADF, ioctl(q, HOSTILE_RELEASE_GET));
+	/* The closing task has its file table: descriptors work there. */
+	EXPECT_EQ(0, ioctl(q, HOSTILE_RELEASE_FD));
+	EXPECT_EQ(0, ioctl(q, HOSTILE_RELEASE_FGET));
+	close(q);
+}
+
+/*
+ * A task that exits with the file open releases it after its file table
+ * is gone: descriptors must fail, not dereference the missing table.
+ */
+TEST(file_ref_release_after_exit)
+{
+	int status, q;
+	pid_t pid;
+
+	ASSERT_EQ(0, load_module());
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(open("/dev/hostile-file-ref", O_RDONLY) < 0 ? 2 : 0);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	q = open_dev(_metadata, "hostile-file-ref", O_RDONLY);
+	EXPECT_EQ(EBADF, ioctl(q, HOSTILE_RELEASE_GET));
+	EXPECT_EQ(EMFILE, ioctl(q, HOSTILE_RELEASE_FD));
+	EXPECT_EQ(EBADF, ioctl(q, HOSTILE_RELEASE_FGET));
+	close(q);
+}
+
+/* Free a few MiB of pages that hold @byte, so that new allocations likely get them. */
+static void free_marked_pages(unsigned char byte)
+{
+	static char marker[65536];
+	int i, p[2];
+
+	memset(marker, byte, sizeof(marker));
+	for (i = 0; i < 64; i++) {
+		if (pipe(p))
+			return;
+		fcntl(p[1], F_SETPIPE_SZ, sizeof(marker));
+		if (write(p[1], marker, sizeof(marker)) < 0)
+			i = 64;
+		close(p[0]);
+		close(p[1]);
+	}
+}
+
+/*
+ * Read pages the device allocated and never wrote, at @pos: 0 copies
+ * them with copy_page_to_iter(), 1 through a BioVec source. They must
+ * read as zeroes, not as what their last owner left.
+ */
+static void read_fresh_pages(struct __test_metadata *_metadata, off_t pos)
+{
+	size_t len = 256 * 1024, i;
+	int fd = open_dev(_metadata, "hostile-stale-page", O_RDONLY);
+	unsigned char *buf = malloc(len);
+
+	ASSERT_NE(NULL, buf);
+	memset(buf, 0xee, len);
+	free_marked_pages(0x5a);
+	ASSERT_EQ((ssize_t)len, pread(fd, buf, len, pos));
+	for (i = 0; i < len; i++)
+		if (buf[i])
+			break;
+	EXPECT_EQ(len, i) TH_LOG("byte %zu of the fresh pages is 0x%02x", i, buf[i]);
+	free(buf);
+	close(fd);
+}
+
+TEST(stale_page_copy)
+{
+	read_fresh_pages(_metadata, 0);
+}
+
+TEST(stale_page_bvec)
+{
+	read_fresh_pages(_metadata, 1);
+}
+
+/* A write too large to reserve fails with ENOMEM, without a kernel warning. */
+TEST(big_write)
+{
+	int fd = open_dev(_metadata, "hostile-big", O_WRONLY);
+	size_t kv = 8 << 20, vv = 1536ul << 20;
+	char *buf;
+
+	buf = mmap(NULL, kv, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	/* KVec: more than kmalloc() can give. */
+	EXPECT_EQ(-1, pwrite(fd, buf, kv, 0));
+	EXPECT_EQ(ENOMEM, errno);
+	munmap(buf, kv);
+	buf = mmap(NULL, vv, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	/* KVVec: more than the guest's memory. */
+	EXPECT_EQ(-1, pwrite(fd, buf, vv, 1));
+	EXPECT_EQ(ENOMEM, errno);
+	munmap(buf, vv);
+	/* A small write still works, both ways. */
+	EXPECT_EQ(3, pwrite(fd, "abc", 3, 0));
+	EXPECT_EQ(3, pwrite(fd, "abc", 3, 1));
+	close(fd);
+}
+
+TEST(big_alloc)
+{
+	int fd = open_dev(_metadata, "hostile-big", O_RDONLY);
+
+	EXPECT_LE(4096, ioctl(fd, HOSTILE_ALLOC_KVEC, 4096ul));
+	EXPECT_EQ(-1, ioctl(fd, HOSTILE_ALLOC_KVEC, 8ul << 20));
+	EXPECT_EQ(ENOMEM, errno);
+	EXPECT_EQ(-1, ioctl(fd, HOSTILE_ALLOC_KVVEC, 3ul << 30));
+	EXPECT_EQ(ENOMEM, errno);
+	close(fd);
+}
+
+TEST(empty_device_name)
+{
+	int fd = open_dev(_metadata, "hostile-big", O_RDONLY);
+
+	EXPECT_EQ(-1, ioctl(fd, HOSTILE_EMPTY_NAME));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+}
+
+struct loader {
+	int ret, err;
+	volatile int done;
+};
+
+static void *load_failing_module(void *arg)
+{
+	struct loader *l = arg;
+	int fd = open(INIT_MODULE_PATH, O_RDONLY | O_CLOEXEC);
+
+	l->ret = fd < 0 ? -1 : syscall(SYS_finit_module, fd, "", 0);
+	l->err = errno;
+	if (fd >= 0)
+		close(fd);
+	__atomic_store_n(&l->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * The module's init registers /dev/hostile-init, waits up to 3 s for an
+ * open, and fails. While it runs the device must not open: the loader
+ * frees a module whose init failed, open files or not.
+ */
+TEST(open_during_failing_init)
+{
+	struct loader l = { 0 };
+	int fd, opened = 0, again = 0;
+	pthread_t t;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, load_failing_module, &l));
+	while (!__atomic_load_n(&l.done, __ATOMIC_ACQUIRE)) {
+		fd = open("/dev/hostile-init", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			char c;
+
+			opened++;
+			/* With the module freed under it, this read faults in freed code. */
+			usleep(100 * 1000);
+			EXPECT_EQ(1, read(fd, &c, 1));
+			close(fd);
+		} else if (errno == EAGAIN) {
+			again++;
+		}
+		usleep(1000);
+	}
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, opened);
+	EXPECT_LT(0, again) TH_LOG("the device was never seen while init ran");
+	EXPECT_EQ(-1, l.ret);
+	EXPECT_EQ(ENXIO, l.err);
+	EXPECT_EQ(-1, access("/dev/hostile-init", F_OK));
 }
 
 /* The module goes away: the last tests but one. */

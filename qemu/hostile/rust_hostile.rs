@@ -19,18 +19,29 @@
 //!   which fails, and returns how many registration data values were dropped since load.
 //! - `hostile-leaked`: registered at load and leaked, so nothing deregisters it when the module
 //!   goes away.
+//! - `hostile-file-ref`: `open` and `release` try to take a reference to the file they are
+//!   lent, and `release` a file descriptor and an `fget()`; ioctls report what each got.
+//! - `hostile-stale-page`: `read_iter` copies freshly allocated pages it never wrote, with
+//!   `copy_page_to_iter` (at position 0) or through a `BioVec` source (elsewhere).
+//! - `hostile-big`: `write_iter` reserves room for the whole request in a `KVec` (at position 0)
+//!   or a `KVVec` (elsewhere); ioctls allocate what user space asks for, and register a device
+//!   with an empty name.
 //!
 //! None names an owner module: the module must not unload while one of its files is open.
 
 use core::{
     fmt,
-    sync::atomic::{AtomicUsize, Ordering},
+    sync::atomic::{AtomicI32, AtomicUsize, Ordering},
 };
 use kernel::{
-    fs::{File, Kiocb},
+    fs::{
+        file::{flags, FileDescriptorReservation, LocalFile},
+        File, Kiocb,
+    },
     ioctl::_IO,
-    iov::{IovIterDest, IovIterSource},
+    iov::{BioVec, IovIterDest, IovIterSource},
     miscdevice::{MiscDevice, MiscDeviceOptions, MiscDeviceRegistration},
+    page::{Page, PAGE_SIZE},
     prelude::*,
     seq_file::SeqFile,
     seq_print,
@@ -46,6 +57,36 @@ module! {
 
 /// `_IO('|', 0xa0)`: try to register a second `hostile-status`, return the drop count.
 const HOSTILE_DUP_REGISTER: u32 = _IO('|' as u32, 0xa0);
+
+/// `hostile-file-ref`: what the last `try_get` in `open` got, in `release`, the last file
+/// descriptor reservation and `fget(0)` in `release`, a `try_get` in this `ioctl`.
+const HOSTILE_OPEN_GET: u32 = _IO('|' as u32, 0xa1);
+const HOSTILE_RELEASE_GET: u32 = _IO('|' as u32, 0xa2);
+const HOSTILE_RELEASE_FD: u32 = _IO('|' as u32, 0xa3);
+const HOSTILE_RELEASE_FGET: u32 = _IO('|' as u32, 0xa4);
+const HOSTILE_IOCTL_GET: u32 = _IO('|' as u32, 0xa5);
+
+/// `hostile-big`: a `KVec` (`0xa6`) or `KVVec` (`0xa7`) with room for `arg` bytes; a device
+/// named `c""` (`0xa8`).
+const HOSTILE_ALLOC_KVEC: u32 = _IO('|' as u32, 0xa6);
+const HOSTILE_ALLOC_KVVEC: u32 = _IO('|' as u32, 0xa7);
+const HOSTILE_EMPTY_NAME: u32 = _IO('|' as u32, 0xa8);
+
+/// An outcome as the ioctls report it: 0 for success, the positive errno for a failure, and
+/// `NEVER` for a call that did not happen yet.
+const NEVER: i32 = 1000;
+
+fn outcome<T, E: Into<Error>>(r: core::result::Result<T, E>) -> i32 {
+    match r {
+        Ok(_) => 0,
+        Err(e) => -e.into().to_errno(),
+    }
+}
+
+static OPEN_GET: AtomicI32 = AtomicI32::new(NEVER);
+static RELEASE_GET: AtomicI32 = AtomicI32::new(NEVER);
+static RELEASE_FD: AtomicI32 = AtomicI32::new(NEVER);
+static RELEASE_FGET: AtomicI32 = AtomicI32::new(NEVER);
 
 /// Registration data values dropped since the module was loaded.
 static DROPPED: AtomicUsize = AtomicUsize::new(0);
@@ -75,6 +116,12 @@ struct Hostile {
     fdinfo: MiscDeviceRegistration<Fdinfo>,
     #[pin]
     status: MiscDeviceRegistration<Status>,
+    #[pin]
+    file_ref: MiscDeviceRegistration<FileRef>,
+    #[pin]
+    stale_page: MiscDeviceRegistration<StalePage>,
+    #[pin]
+    big: MiscDeviceRegistration<Big>,
 }
 
 fn opts(name: &'static core::ffi::CStr) -> MiscDeviceOptions {
@@ -102,6 +149,9 @@ impl kernel::InPlaceModule for Hostile {
                 opts(c"hostile-status"),
                 Counted
             ),
+            file_ref <- MiscDeviceRegistration::register(opts(c"hostile-file-ref")),
+            stale_page <- MiscDeviceRegistration::register(opts(c"hostile-stale-page")),
+            big <- MiscDeviceRegistration::register(opts(c"hostile-big")),
         })
     }
 }
@@ -274,5 +324,109 @@ impl MiscDevice for Status {
             return Err(EINVAL);
         }
         Ok(DROPPED.load(Ordering::Relaxed) as isize)
+    }
+}
+
+/// Tries to keep, and to hand out, the file it is lent in `open` and `release`.
+struct FileRef;
+
+#[vtable]
+impl MiscDevice for FileRef {
+    type Ptr = ();
+
+    fn open(file: &File, _misc: &MiscDeviceRegistration<Self>) -> Result {
+        // A reference to a file that is not open yet could be installed in a descriptor.
+        OPEN_GET.store(outcome(file.try_get()), Ordering::Relaxed);
+        Ok(())
+    }
+
+    fn release(_device: (), file: &File) {
+        // A reference to a file whose count is zero would resurrect it.
+        RELEASE_GET.store(outcome(file.try_get()), Ordering::Relaxed);
+        // An exiting task has no file table any more when its files are released.
+        let fd = FileDescriptorReservation::get_unused_fd_flags(flags::O_CLOEXEC);
+        RELEASE_FD.store(outcome(fd), Ordering::Relaxed);
+        RELEASE_FGET.store(outcome(LocalFile::fget(0)), Ordering::Relaxed);
+    }
+
+    fn ioctl(_device: (), file: &File, cmd: u32, _arg: usize) -> Result<isize> {
+        let got = match cmd {
+            HOSTILE_OPEN_GET => OPEN_GET.load(Ordering::Relaxed),
+            HOSTILE_RELEASE_GET => RELEASE_GET.load(Ordering::Relaxed),
+            HOSTILE_RELEASE_FD => RELEASE_FD.load(Ordering::Relaxed),
+            HOSTILE_RELEASE_FGET => RELEASE_FGET.load(Ordering::Relaxed),
+            // The file of an ioctl is open and counted: this one must work.
+            HOSTILE_IOCTL_GET => outcome(file.try_get()),
+            _ => return Err(ENOTTY),
+        };
+        Ok(got as isize)
+    }
+}
+
+/// Reads pages it allocated and never wrote.
+struct StalePage;
+
+#[vtable]
+impl MiscDevice for StalePage {
+    type Ptr = ();
+
+    fn open(_file: &File, _misc: &MiscDeviceRegistration<Self>) -> Result {
+        Ok(())
+    }
+
+    fn read_iter(kiocb: Kiocb<'_, ()>, iov: &mut IovIterDest<'_>) -> Result<usize> {
+        let through_bvec = kiocb.ki_pos() != 0;
+        let mut done = 0;
+        while !iov.is_empty() {
+            let page = Page::alloc_page(GFP_KERNEL)?;
+            let n = if through_bvec {
+                let segs = [BioVec::new(&page, 0, PAGE_SIZE)?];
+                let mut buf = KVec::new();
+                IovIterSource::with_bvec(&segs, |src| src.copy_from_iter_vec(&mut buf, GFP_KERNEL))?;
+                iov.copy_to_iter(&buf)
+            } else {
+                iov.copy_page_to_iter(&page, 0, PAGE_SIZE)?
+            };
+            if n == 0 {
+                break;
+            }
+            done += n;
+        }
+        Ok(done)
+    }
+}
+
+/// Allocates whatever size user space asks for.
+struct Big;
+
+#[vtable]
+impl MiscDevice for Big {
+    type Ptr = ();
+
+    fn open(_file: &File, _misc: &MiscDeviceRegistration<Self>) -> Result {
+        Ok(())
+    }
+
+    fn write_iter(kiocb: Kiocb<'_, ()>, iov: &mut IovIterSource<'_>) -> Result<usize> {
+        if kiocb.ki_pos() == 0 {
+            iov.copy_from_iter_vec(&mut KVec::new(), GFP_KERNEL)
+        } else {
+            iov.copy_from_iter_vec(&mut KVVec::new(), GFP_KERNEL)
+        }
+    }
+
+    fn ioctl(_device: (), _file: &File, cmd: u32, arg: usize) -> Result<isize> {
+        match cmd {
+            HOSTILE_ALLOC_KVEC => Ok(KVec::<u8>::with_capacity(arg, GFP_KERNEL)?.capacity() as isize),
+            HOSTILE_ALLOC_KVVEC => {
+                Ok(KVVec::<u8>::with_capacity(arg, GFP_KERNEL)?.capacity() as isize)
+            }
+            HOSTILE_EMPTY_NAME => {
+                let options = MiscDeviceOptions { name: c"" };
+                KBox::pin_init(MiscDeviceRegistration::<Leaked>::register(options), GFP_KERNEL)?;
+                Err(EEXIST)
+            }
+            _ => Err(ENOTTY),
+        }
     }
 }

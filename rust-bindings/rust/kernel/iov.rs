@@ -206,14 +206,15 @@ impl<'data> IovIterSource<'data> {
     /// Room for [`IovIterSource::len`] bytes is reserved first, before anything is copied: a
     /// `write()` may ask for up to `MAX_RW_COUNT` (almost 2 GiB), so a driver that accepts any
     /// size should cap the iterator or the vector first. A failed reservation returns the
-    /// allocator's error and copies nothing.
+    /// allocator's error and copies nothing; it is not reported in the kernel log
+    /// (`__GFP_NOWARN`), since the size is the caller's.
     #[inline]
     pub fn copy_from_iter_vec<A: Allocator>(
         &mut self,
         out: &mut Vec<u8, A>,
         flags: Flags,
     ) -> Result<usize> {
-        out.reserve(self.len(), flags)?;
+        out.reserve(self.len(), flags | crate::alloc::flags::__GFP_NOWARN)?;
         let n = self.copy_from_iter_raw(out.spare_capacity_mut()).len();
         // SAFETY: The `n` bytes after the length were initialised by the copy, and they are
         // within the capacity.

@@ -81,7 +81,8 @@ impl Whence {
 /// How to register a misc device.
 #[derive(Clone, Copy)]
 pub struct MiscDeviceOptions {
-    /// The name of the device, and of its node in `/dev`: a C string literal, `c"name"`.
+    /// The name of the device, and of its node in `/dev`: a C string literal, `c"name"`. It
+    /// must not be empty: registering fails with `EINVAL` then.
     ///
     /// A `core::ffi::CStr`, as in mainline since it moved to Rust's own C string type; this
     /// field alone changes here, while the rest of 6.12 keeps `kernel::str::CStr`.
@@ -114,7 +115,9 @@ impl MiscDeviceOptions {
 ///
 /// The operations are owned by the module whose crate has the `#[vtable] impl` (C's
 /// `.owner = THIS_MODULE`): while a file of the device is open, the module stays loaded
-/// (`delete_module()` fails with `EAGAIN`).
+/// (`delete_module()` fails with `EAGAIN`). Until the module's `init` has returned successfully,
+/// `open()` fails with `EAGAIN`: a module whose `init` fails is freed however many files of it
+/// are open.
 #[vtable]
 pub trait MiscDevice: Sized {
     /// What `open` returns and the file keeps: the state of one open file, e.g. a
@@ -150,9 +153,19 @@ pub trait MiscDevice: Sized {
     /// It runs with the misc core's lock (`misc_mtx`) held, which keeps the registration alive
     /// meanwhile: it must not register or deregister a misc device (that would wait for the
     /// lock forever).
+    ///
+    /// `file` is not open yet: nothing else may use it until `open` returns, and if `open`
+    /// fails the VFS tears it down. So no reference to it can be taken
+    /// ([`File::try_get`] fails), and it cannot be kept or installed in a file descriptor.
     fn open(file: &File, misc: &MiscDeviceRegistration<Self>) -> Result<Self::Ptr>;
 
     /// Called when the last reference to an open file is dropped; drops `device` by default.
+    ///
+    /// `file` is being released: its count is zero and the VFS frees it when this returns, so
+    /// no reference to it can be taken ([`File::try_get`] fails). It may run on a task that is
+    /// exiting and has no file table any more, or on a kernel worker (a file whose last
+    /// reference was dropped by a kernel thread): file descriptors of the current task are not
+    /// the opener's.
     fn release(device: Self::Ptr, _file: &File) {
         drop(device);
     }
@@ -422,6 +435,10 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
         data: impl PinInit<T::RegistrationData, Error>,
     ) -> impl PinInit<Self, Error> {
         let init = move |slot: *mut Self| {
+            if opts.name.is_empty() {
+                // The device's kobject would be refused with a warning.
+                return Err(EINVAL);
+            }
             // SAFETY: `slot` is valid for writes of a `Self`, so its fields are too; `Opaque` is
             // a transparent wrapper.
             let (data_slot, misc) = unsafe {
@@ -497,6 +514,18 @@ impl<T: MiscDevice> PinnedDrop for MiscDeviceRegistration<T> {
         // more: only `open` did, and `open` is over.
         unsafe { ptr::drop_in_place(self.data.get()) };
     }
+}
+
+/// Returns whether `module`'s `init` has returned successfully (`MODULE_STATE_LIVE`), or the
+/// code is built in.
+#[inline]
+fn module_is_live(module: &crate::ThisModule) -> bool {
+    let module = module.as_ptr();
+    // SAFETY: A non-null `THIS_MODULE` is the module holding the caller's code, which is loaded
+    // while it runs; the loader changes `state` concurrently, so it is read once.
+    module.is_null()
+        || unsafe { (&raw const (*module).state).read_volatile() }
+            == bindings::module_state_MODULE_STATE_LIVE
 }
 
 /// Converts the error of a `read_iter` or `write_iter` handler to C's `ssize_t`.
@@ -576,12 +605,18 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
         // SAFETY: `inner` is a field of a `MiscDeviceRegistration<T>`, which `misc_mtx` keeps
         // registered, and so alive, while `open` runs.
         let reg = unsafe { &*crate::container_of!(misc, MiscDeviceRegistration<T>, inner) };
+        if !module_is_live(T::__OWNER) {
+            // The module's `init` has not returned yet, and may still fail: the loader then
+            // frees the module whatever its count, so no file of it may be open by then.
+            return EAGAIN.to_errno();
+        }
         if T::NOWAIT {
             // SAFETY: Nothing else uses the file before `open` returns.
             unsafe { (*file).f_mode |= bindings::FMODE_NOWAIT };
         }
-        // SAFETY: `file` is valid until `open` returns; nobody can have reached it through
-        // `fdget_pos()` before it is open.
+        // SAFETY: `file` is valid until `open` returns. It is not open yet (`FMODE_OPENED` is set
+        // after this returns), which `from_raw_file` allows without a reference; nobody can have
+        // reached it through `fdget_pos()` before it is open.
         match T::open(unsafe { File::from_raw_file(file) }, reg) {
             Ok(device) => {
                 // SAFETY: As above; the other operations find the state here.
@@ -601,8 +636,9 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
         // SAFETY: `open` stored the result of `into_foreign()` in `private_data`; this is the
         // last use of the file, so no borrow of it is left.
         let device = unsafe { T::Ptr::from_foreign((*file).private_data) };
-        // SAFETY: `file` is valid until `release` returns; its last reference is gone, so no
-        // `fdget_pos()` region of it is active.
+        // SAFETY: `file` is valid until `release` returns. It is being released (count zero),
+        // which `from_raw_file` allows; its last reference is gone, so no `fdget_pos()` region of
+        // it is active.
         T::release(device, unsafe { File::from_raw_file(file) });
         0
     }

@@ -9,7 +9,7 @@ use crate::{
     bindings,
     cred::Credential,
     error::{code::*, Error, Result},
-    sync::aref::{ARef, AlwaysRefCounted},
+    sync::aref::{ARef, RefCounted},
     types::{NotThreadSafe, Opaque},
 };
 use core::ptr::{self, addr_of};
@@ -77,6 +77,14 @@ pub mod flags {
 /// holds one, as a file operation's caller does for the duration of the call, or as C's
 /// `fdget()` does without touching the count when the file descriptor table is not shared.
 ///
+/// Two file operations are lent a file that has no reference to share: `open`, before the file
+/// is open (until it returns, nothing else may use the file, and if it fails the file is torn
+/// down), and `release`, after the last reference is gone (the VFS frees the file when it
+/// returns). So a `&File` cannot be turned into an [`ARef<File>`] by itself, as an
+/// [`AlwaysRefCounted`](crate::sync::aref::AlwaysRefCounted) type's borrow can: the
+/// [`File::try_get`] check refuses both cases. Every `ARef<File>` is therefore of an open file,
+/// which is what [`FileDescriptorReservation::fd_install`] needs.
+///
 /// The file position is different. `read()`, `write()` and `lseek()` reach the file through
 /// `fdget_pos()`, which takes the file's `f_pos_lock` only if the `struct file` may be shared
 /// between threads (`FMODE_ATOMIC_POS`, set for regular files and directories, not for
@@ -89,8 +97,10 @@ pub mod flags {
 ///
 /// # Invariants
 ///
-/// - The `struct file` is valid and its reference count is non-zero for as long as the `File`
-///   is used: an [`ARef<File>`] owns a reference, a `&File` borrows one.
+/// - The `struct file` is valid for as long as the `File` is used. Its reference count is
+///   non-zero, except for a file lent to `release`, whose count is zero, or to `open`, which is
+///   not open yet (no `FMODE_OPENED`).
+/// - An [`ARef<File>`] owns a reference to a file that is open (`FMODE_OPENED`).
 /// - Every active `fdget_pos()` region of this file took `f_pos_lock`.
 ///
 /// # Examples
@@ -131,15 +141,15 @@ unsafe impl Sync for File {}
 
 // SAFETY: `get_file()` and `fput()` take and drop a reference; the file stays allocated until
 // the last one is dropped.
-unsafe impl AlwaysRefCounted for File {
+unsafe impl RefCounted for File {
     #[inline]
-    fn inc_ref(&self) {
-        // SAFETY: By the type invariants the file has a non-zero reference count.
+    unsafe fn inc_owned_ref(&self) {
+        // SAFETY: The caller owns a reference, so the count is not zero.
         unsafe { bindings::get_file(self.as_ptr()) };
     }
 
     #[inline]
-    unsafe fn dec_ref(obj: ptr::NonNull<File>) {
+    unsafe fn dec_owned_ref(obj: ptr::NonNull<File>) {
         // SAFETY: The caller owns the reference it drops; `File` is a transparent wrapper of
         // `struct file`.
         unsafe { bindings::fput(obj.cast().as_ptr()) }
@@ -151,16 +161,54 @@ impl File {
     ///
     /// # Safety
     ///
-    /// - `ptr` points to a valid `struct file` whose reference count stays non-zero for `'a`.
+    /// - `ptr` points to a valid `struct file` that stays valid for `'a`, and whose reference
+    ///   count stays non-zero for `'a` unless the file is not open yet (as in `open`) or is being
+    ///   released (as in `release`).
     /// - No thread other than the caller's is inside an `fdget_pos()` region of the file that
     ///   did not take `f_pos_lock`, and the caller's own such region, if any, ends before `'a`
     ///   ends or the reference reaches another thread.
     #[inline]
     pub unsafe fn from_raw_file<'a>(ptr: *const bindings::file) -> &'a File {
-        // INVARIANT: The caller guarantees the reference count and the `fdget_pos()` rules.
+        // INVARIANT: The caller guarantees validity, the reference count and the `fdget_pos()`
+        // rules.
         // SAFETY: `File` is a transparent wrapper of `struct file`; the caller guarantees that
         // `ptr` is valid for `'a`.
         unsafe { &*ptr.cast() }
+    }
+
+    /// Takes a new reference to the file, which may then be kept or installed in a file
+    /// descriptor ([`FileDescriptorReservation::fd_install`]).
+    ///
+    /// Fails with [`BadFdError`] (`EBADF`) for a file that is not open yet (the one `open` is
+    /// lent) or whose last reference is gone (the one `release` is lent): such a file has no
+    /// reference to share.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::{bindings, error::from_err_ptr, fs::file::File, sync::aref::ARef};
+    /// use core::ptr::NonNull;
+    ///
+    /// // SAFETY: The path is a valid string; `filp_open()` returns an open file with one
+    /// // reference, or an error pointer.
+    /// let raw = from_err_ptr(unsafe { bindings::filp_open(c"/".as_ptr().cast(), 0, 0) })?;
+    /// // SAFETY: `raw` is an open file with one reference, which the `ARef` takes over. Nobody
+    /// // else has it, so it has no `fdget_pos()` region.
+    /// let file: ARef<File> = unsafe { ARef::from_raw(NonNull::new_unchecked(raw.cast())) };
+    /// let borrowed: &File = &file;
+    /// let kept = borrowed.try_get()?;
+    /// drop(file);
+    /// assert_eq!(kept.as_ptr(), raw);
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    pub fn try_get(&self) -> Result<ARef<File>, BadFdError> {
+        let file = LocalFile::try_get(self)?;
+        // INVARIANT: The reference is to this `File`, which no thread uses without the position
+        // lock while another has it.
+        // SAFETY: `File` and `LocalFile` are transparent wrappers of the same `struct file`, and
+        // the new `ARef` takes over the reference.
+        Ok(unsafe { ARef::from_raw(ARef::into_raw(file).cast()) })
     }
 }
 
@@ -183,8 +231,9 @@ impl core::ops::Deref for File {
 ///
 /// # Invariants
 ///
-/// - The `struct file` is valid and its reference count is non-zero for as long as the
-///   `LocalFile` is used.
+/// - The `struct file` is valid for as long as the `LocalFile` is used, and its reference count
+///   is non-zero, except as for [`File`] (the file lent to `open` or `release`).
+/// - An [`ARef<LocalFile>`] owns a reference to a file that is open (`FMODE_OPENED`).
 /// - An `fdget_pos()` region of this file that did not take `f_pos_lock` is on the current
 ///   thread, if there is one.
 #[repr(transparent)]
@@ -193,15 +242,15 @@ pub struct LocalFile {
 }
 
 // SAFETY: As for `File`; a reference may be taken and dropped on the owning thread.
-unsafe impl AlwaysRefCounted for LocalFile {
+unsafe impl RefCounted for LocalFile {
     #[inline]
-    fn inc_ref(&self) {
-        // SAFETY: By the type invariants the file has a non-zero reference count.
+    unsafe fn inc_owned_ref(&self) {
+        // SAFETY: The caller owns a reference, so the count is not zero.
         unsafe { bindings::get_file(self.as_ptr()) };
     }
 
     #[inline]
-    unsafe fn dec_ref(obj: ptr::NonNull<LocalFile>) {
+    unsafe fn dec_owned_ref(obj: ptr::NonNull<LocalFile>) {
         // SAFETY: The caller owns the reference it drops; `LocalFile` is a transparent wrapper
         // of `struct file`.
         unsafe { bindings::fput(obj.cast().as_ptr()) }
@@ -215,6 +264,10 @@ impl LocalFile {
     /// it (a system call that passed the same descriptor). See
     /// [`LocalFile::assume_no_fdget_pos`].
     ///
+    /// Fails with [`BadFdError`] if the number is not an open file descriptor, or if the task
+    /// has no file table (any more): a `release` operation may run while an exiting task's
+    /// files are being closed, after its table is gone.
+    ///
     /// # Examples
     ///
     /// ```
@@ -225,8 +278,11 @@ impl LocalFile {
     /// ```
     #[inline]
     pub fn fget(fd: u32) -> Result<ARef<LocalFile>, BadFdError> {
-        // SAFETY: `fget()` may be called with any number; it returns a file with a new
-        // reference, or NULL.
+        if !current_has_file_table() {
+            return Err(BadFdError);
+        }
+        // SAFETY: The current task has a file table; `fget()` may be called with any number, and
+        // returns a file with a new reference, or NULL.
         let ptr = ptr::NonNull::new(unsafe { bindings::fget(fd) }).ok_or(BadFdError)?;
         // INVARIANT: `fget()` took a reference, which the `ARef` owns. The current thread may
         // be inside an unlocked `fdget_pos()` region of this very file (a system call that
@@ -239,7 +295,9 @@ impl LocalFile {
     ///
     /// # Safety
     ///
-    /// - `ptr` points to a valid `struct file` whose reference count stays non-zero for `'a`.
+    /// - `ptr` points to a valid `struct file` that stays valid for `'a`, and whose reference
+    ///   count stays non-zero for `'a` unless the file is not open yet or is being released, as
+    ///   for [`File::from_raw_file`].
     /// - An `fdget_pos()` region of the file that did not take `f_pos_lock` is on the current
     ///   thread, if there is one.
     #[inline]
@@ -248,6 +306,25 @@ impl LocalFile {
         // SAFETY: `LocalFile` is a transparent wrapper of `struct file`; the caller guarantees
         // that `ptr` is valid for `'a`.
         unsafe { &*ptr.cast() }
+    }
+
+    /// Takes a new reference to the file, as [`File::try_get`] does; the reference is a
+    /// [`LocalFile`] too.
+    #[inline]
+    pub fn try_get(&self) -> Result<ARef<LocalFile>, BadFdError> {
+        if self.mode() & bindings::FMODE_OPENED == 0 {
+            // Not open yet (or never opened): nothing may use it but the `open` it is lent to.
+            return Err(BadFdError);
+        }
+        let mut file = self.as_ptr();
+        // SAFETY: `file` points to a valid `struct file` (type invariants); `get_file_active()`
+        // takes a reference only if the count is not zero, as it is for the file lent to
+        // `release`, and returns NULL otherwise.
+        let got = unsafe { bindings::get_file_active(&mut file) };
+        let got = ptr::NonNull::new(got).ok_or(BadFdError)?;
+        // INVARIANT: The file is open and the new reference is ours; it stays a `LocalFile`.
+        // SAFETY: `get_file_active()` took the reference the `ARef` takes over.
+        Ok(unsafe { ARef::from_raw(got.cast()) })
     }
 
     /// Turns an owned [`LocalFile`] into a [`File`], which may go to other threads.
@@ -357,9 +434,16 @@ pub struct FileDescriptorReservation {
 impl FileDescriptorReservation {
     /// Reserves the lowest free file descriptor of the current task; `flags` may hold
     /// [`flags::O_CLOEXEC`].
+    ///
+    /// Fails with [`EMFILE`] if the task has no file table (any more): a `release` operation
+    /// may run while an exiting task's files are being closed, after its table is gone.
     #[inline]
     pub fn get_unused_fd_flags(flags: u32) -> Result<Self> {
-        // SAFETY: Any flags may be passed; the C function checks them.
+        if !current_has_file_table() {
+            return Err(EMFILE);
+        }
+        // SAFETY: The current task has a file table; any flags may be passed, the C function
+        // checks them.
         let fd: i32 = unsafe { bindings::get_unused_fd_flags(flags) };
         if fd < 0 {
             return Err(Error::from_errno(fd));
@@ -380,7 +464,8 @@ impl FileDescriptorReservation {
     /// Makes the reserved descriptor point to `file`, giving the reference to the file table.
     ///
     /// This cannot fail, and cannot be undone by the kernel: from now on user space owns the
-    /// descriptor, and may already have closed it.
+    /// descriptor, and may already have closed it. `file` is open: an [`ARef<File>`] is never
+    /// of a file that `open` is still setting up or `release` is tearing down.
     #[inline]
     pub fn fd_install(self, file: ARef<File>) {
         // SAFETY: By the type invariants `self.fd` is reserved in the current task's table and
@@ -402,8 +487,22 @@ impl Drop for FileDescriptorReservation {
     }
 }
 
+/// Returns whether the current task has a file descriptor table.
+///
+/// An exiting task drops its table (`exit_files()`) before the files it had open are released
+/// (`exit_task_work()` runs the deferred `fput()`s), so a `release` operation may run with
+/// `current->files` NULL; C's `fget()` and `get_unused_fd_flags()` would dereference it.
+#[inline]
+fn current_has_file_table() -> bool {
+    // SAFETY: `get_current()` returns the running task, which is valid while it runs. Only the
+    // task itself changes its `files` (`exit_files()`, `unshare()`), so reading it here races
+    // with nothing.
+    !unsafe { (*bindings::get_current()).files }.is_null()
+}
+
 /// The error of [`LocalFile::fget`]: the number is not an open file descriptor of the current
-/// task. It converts to [`EBADF`].
+/// task; also of [`File::try_get`]: the file has no reference to share. It converts to
+/// [`EBADF`].
 #[derive(Copy, Clone, Eq, PartialEq)]
 pub struct BadFdError;
 

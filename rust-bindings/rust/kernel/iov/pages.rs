@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The pages behind an iterator, held until they are dropped.
+//! The pages behind an iterator, held for the length of a closure.
 //!
 //! C header: [`include/linux/uio.h`](srctree/include/linux/uio.h)
 //!
@@ -8,9 +8,15 @@
 //! `get_pages()` ([`IovIterSource::get_pages`], [`IovIterDest::get_pages`]) takes a reference on
 //! each page (C's `iov_iter_get_pages2()`); `extract_pages()` pins user pages and only borrows
 //! kernel ones (C's `iov_iter_extract_pages()`). Both move the iterator past the bytes they
-//! return, fill an array inside the returned [`IterPages`] (no allocation), and release what they
-//! took when that value is dropped, with `put_page()` (a `static inline`, called through a C
-//! helper) or `unpin_user_pages()`.
+//! take, fill an array inside an [`IterPages`] (no allocation), and lend it to a closure; when
+//! the closure returns they release what they took, with `put_page()` (a `static inline`,
+//! called through a C helper) or `unpin_user_pages()`.
+//!
+//! The pages are lent, not returned, because leaking a value is safe
+//! ([`core::mem::forget`]): a returned value that released its pages only when dropped could
+//! be leaked, and with a checkpoint's `revert` one request could take the same user page again
+//! and again, until its reference count overflowed (a pin adds `GUP_PIN_COUNTING_BIAS`, 1024,
+//! to it). Here the release does not depend on anything the closure does.
 
 use super::{IovIter, IovIterDest, IovIterSource, IterType};
 use crate::{
@@ -19,7 +25,7 @@ use crate::{
     ffi::{c_int, c_uint, c_ulong},
     page::PAGE_SIZE,
 };
-use core::{marker::PhantomData, ptr};
+use core::{cell::Cell, marker::PhantomData, ptr};
 
 /// How the pages of an [`IterPages`] are held.
 ///
@@ -29,9 +35,7 @@ use core::{marker::PhantomData, ptr};
 /// use kernel::iov::{IoSlice, PageHold};
 ///
 /// let data = KVec::from_elem(1u8, 64, GFP_KERNEL)?;
-/// let hold = IoSlice::new(&data).with_source(|src| {
-///     Ok::<_, Error>(src.extract_pages::<1>(64)?.hold())
-/// })?;
+/// let hold = IoSlice::new(&data).with_source(|src| src.extract_pages::<1, _>(64, |p| p.hold()))?;
 /// assert_eq!(hold, PageHold::Borrowed);
 /// # Ok::<(), Error>(())
 /// ```
@@ -52,11 +56,15 @@ pub const MAX_PAGES: usize = 64;
 /// Up to `N` pages taken from an iterator, with the data at `offset()..offset() + len()` of
 /// their concatenation. `N` is at most [`MAX_PAGES`]: a larger one does not build.
 ///
+/// Only ever lent to a closure (see the [module documentation](self)): the function that took
+/// the pages owns the value and releases the pages when the closure returns.
+///
 /// # Invariants
 ///
 /// The first `count` entries of `pages` are valid pages and `count <= N`. Each is held as
-/// `hold` says; with [`PageHold::Borrowed`], the memory is borrowed for `'data`. `offset` is
-/// less than `PAGE_SIZE` when `len` is not zero.
+/// `hold` says, unless [`IterPages::hand_over`] gave the holds away (then `count` is 0); with
+/// [`PageHold::Borrowed`], the memory is borrowed for `'data`. `offset` is less than
+/// `PAGE_SIZE` when `len` is not zero.
 ///
 /// # Examples
 ///
@@ -66,19 +74,20 @@ pub const MAX_PAGES: usize = 64;
 ///
 /// let page = Page::alloc_page(GFP_KERNEL)?;
 /// let segs = [BioVec::new(&page, 100, 200)?];
-/// let pages = IovIterSource::with_bvec(&segs, |src| {
-///     let pages = src.get_pages::<4>(usize::MAX)?;
+/// IovIterSource::with_bvec(&segs, |src| {
+///     src.get_pages::<4, _>(usize::MAX, |pages| {
+///         assert_eq!(pages.hold(), PageHold::Ref);
+///         assert_eq!((pages.offset(), pages.len()), (100, 200));
+///         assert_eq!(pages.pages(), &[page.as_ptr()]);
+///     })?;
 ///     assert!(src.is_empty());
-///     Ok::<_, Error>(pages)
+///     Ok::<(), Error>(())
 /// })?;
-/// assert_eq!(pages.hold(), PageHold::Ref);
-/// assert_eq!((pages.offset(), pages.len()), (100, 200));
-/// assert_eq!(pages.pages(), &[page.as_ptr()]);
 /// # Ok::<(), Error>(())
 /// ```
 pub struct IterPages<'data, const N: usize> {
     pages: [*mut bindings::page; N],
-    count: usize,
+    count: Cell<usize>,
     offset: usize,
     len: usize,
     hold: PageHold,
@@ -97,7 +106,7 @@ impl<const N: usize> IterPages<'_, N> {
     /// let page = Page::alloc_page(GFP_KERNEL)?;
     /// let segs = [BioVec::new(&page, 0, 300)?];
     /// IovIterSource::with_bvec(&segs, |src| {
-    ///     assert_eq!(src.get_pages::<1>(120)?.len(), 120);
+    ///     assert_eq!(src.get_pages::<1, _>(120, |p| p.len())?, 120);
     ///     assert_eq!(src.len(), 180);
     ///     Ok::<(), Error>(())
     /// })?;
@@ -118,10 +127,10 @@ impl<const N: usize> IterPages<'_, N> {
     /// let data = KVec::from_elem(0u8, 8, GFP_KERNEL)?;
     /// IoSlice::new(&data).with_source(|src| {
     ///     src.advance(8);
-    ///     let pages = src.extract_pages::<2>(8)?;
-    ///     assert!(pages.is_empty());
-    ///     assert!(pages.pages().is_empty());
-    ///     Ok::<(), Error>(())
+    ///     src.extract_pages::<2, _>(8, |pages| {
+    ///         assert!(pages.is_empty());
+    ///         assert!(pages.pages().is_empty());
+    ///     })
     /// })?;
     /// # Ok::<(), Error>(())
     /// ```
@@ -141,8 +150,8 @@ impl<const N: usize> IterPages<'_, N> {
     /// let data = KVec::from_elem(0u8, 100, GFP_KERNEL)?;
     /// IoSlice::new(&data).with_source(|src| {
     ///     src.advance(10);
-    ///     let pages = src.extract_pages::<2>(50)?;
-    ///     assert_eq!(pages.offset(), (data.as_ptr() as usize + 10) % PAGE_SIZE);
+    ///     let offset = src.extract_pages::<2, _>(50, |pages| pages.offset())?;
+    ///     assert_eq!(offset, (data.as_ptr() as usize + 10) % PAGE_SIZE);
     ///     Ok::<(), Error>(())
     /// })?;
     /// # Ok::<(), Error>(())
@@ -152,7 +161,8 @@ impl<const N: usize> IterPages<'_, N> {
         self.offset
     }
 
-    /// Returns the pages, for use by C code. They stay held while `self` exists.
+    /// Returns the pages, for use by C code. They stay held until the closure `self` is lent to
+    /// returns.
     ///
     /// # Examples
     ///
@@ -165,18 +175,18 @@ impl<const N: usize> IterPages<'_, N> {
     /// let segs = [BioVec::new(&a, 0, PAGE_SIZE)?, BioVec::new(&b, 0, 8)?];
     /// IovIterSource::with_bvec(&segs, |src| {
     ///     // One segment at a time.
-    ///     assert_eq!(src.get_pages::<2>(usize::MAX)?.pages(), &[a.as_ptr()]);
-    ///     assert_eq!(src.get_pages::<2>(usize::MAX)?.pages(), &[b.as_ptr()]);
+    ///     src.get_pages::<2, _>(usize::MAX, |p| assert_eq!(p.pages(), &[a.as_ptr()]))?;
+    ///     src.get_pages::<2, _>(usize::MAX, |p| assert_eq!(p.pages(), &[b.as_ptr()]))?;
     ///     Ok::<(), Error>(())
     /// })?;
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
     pub fn pages(&self) -> &[*mut bindings::page] {
-        &self.pages[..self.count]
+        &self.pages[..self.count.get()]
     }
 
-    /// Returns how the pages are held, and so how dropping `self` releases them.
+    /// Returns how the pages are held, and so how they are released when the closure returns.
     ///
     /// # Examples
     ///
@@ -187,8 +197,8 @@ impl<const N: usize> IterPages<'_, N> {
     /// let page = Page::alloc_page(GFP_KERNEL)?;
     /// let segs = [BioVec::new(&page, 0, 64)?];
     /// IovIterSource::with_bvec(&segs, |src| {
-    ///     assert_eq!(src.extract_pages::<1>(32)?.hold(), PageHold::Borrowed);
-    ///     assert_eq!(src.get_pages::<1>(32)?.hold(), PageHold::Ref);
+    ///     assert_eq!(src.extract_pages::<1, _>(32, |p| p.hold())?, PageHold::Borrowed);
+    ///     assert_eq!(src.get_pages::<1, _>(32, |p| p.hold())?, PageHold::Ref);
     ///     Ok::<(), Error>(())
     /// })?;
     /// # Ok::<(), Error>(())
@@ -197,21 +207,38 @@ impl<const N: usize> IterPages<'_, N> {
     pub fn hold(&self) -> PageHold {
         self.hold
     }
+
+    /// Gives the holds on the pages to the caller, and returns the pages: nothing releases them
+    /// when the closure returns. For C glue that passes the pages on to C code which releases
+    /// them itself.
+    ///
+    /// # Safety
+    ///
+    /// The caller releases every page returned as [`IterPages::hold`] says (`put_page()` for
+    /// [`PageHold::Ref`], `unpin_user_page()` for [`PageHold::Pin`]) exactly once. Leaking them
+    /// leaks page references that can be taken again until a page's count overflows.
+    #[inline]
+    pub unsafe fn hand_over(&self) -> &[*mut bindings::page] {
+        let count = self.count.replace(0);
+        // INVARIANT: `count` is 0: the holds are the caller's now.
+        &self.pages[..count]
+    }
 }
 
 impl<const N: usize> Drop for IterPages<'_, N> {
     #[inline]
     fn drop(&mut self) {
+        let count = self.count.get();
         match self.hold {
             PageHold::Ref => {
-                for &page in &self.pages[..self.count] {
+                for &page in &self.pages[..count] {
                     // SAFETY: By the type invariants we own a reference on `page`.
                     unsafe { bindings::put_page(page) };
                 }
             }
             // SAFETY: By the type invariants we own a pin on each of the first `count` pages.
             PageHold::Pin => unsafe {
-                bindings::unpin_user_pages(self.pages.as_mut_ptr(), self.count as c_ulong)
+                bindings::unpin_user_pages(self.pages.as_mut_ptr(), count as c_ulong)
             },
             PageHold::Borrowed => {}
         }
@@ -254,7 +281,7 @@ unsafe fn took_pages<'a, const N: usize>(
     // the first; the caller vouches for the rest.
     Ok(IterPages {
         pages,
-        count,
+        count: Cell::new(count),
         offset,
         len,
         hold,
@@ -344,12 +371,12 @@ unsafe fn extract_pages<'a, const N: usize>(
 
 impl<'data> IovIterSource<'data> {
     /// Takes a reference on the pages behind up to `max_len` bytes at the start of the
-    /// iterator, at most `N` pages, and moves the iterator past those bytes (C's
-    /// `iov_iter_get_pages2()`).
+    /// iterator, at most `N` pages, moves the iterator past those bytes (C's
+    /// `iov_iter_get_pages2()`), lends the pages to `f` and drops the references when `f`
+    /// returns. Returns what `f` returns.
     ///
-    /// The pages are referenced, so the result does not borrow the iterator's memory. Works for
-    /// user-backed and page iterators; fails with [`EFAULT`] for `kvec` iterators, and with
-    /// [`EINVAL`] if `N` is 0.
+    /// Works for user-backed and page iterators; fails with [`EFAULT`] for `kvec` iterators,
+    /// and with [`EINVAL`] if `N` is 0, without calling `f`.
     ///
     /// # Examples
     ///
@@ -364,33 +391,43 @@ impl<'data> IovIterSource<'data> {
     /// let before = refs(page.as_ptr());
     /// // An empty first segment is stepped over.
     /// let segs = [BioVec::new(&empty, 8, 0)?, BioVec::new(&page, 16, 64)?];
-    /// let taken = IovIterSource::with_bvec(&segs, |src| src.get_pages::<1>(PAGE_SIZE))?;
-    /// assert_eq!((taken.pages(), taken.offset()), (&[page.as_ptr()][..], 16));
-    /// assert_eq!((refs(page.as_ptr()), taken.hold()), (before + 1, PageHold::Ref));
-    /// drop(taken);
+    /// IovIterSource::with_bvec(&segs, |src| {
+    ///     src.get_pages::<1, _>(PAGE_SIZE, |taken| {
+    ///         assert_eq!((taken.pages(), taken.offset()), (&[page.as_ptr()][..], 16));
+    ///         assert_eq!((refs(page.as_ptr()), taken.hold()), (before + 1, PageHold::Ref));
+    ///     })
+    /// })?;
+    /// // Released when the closure returned.
     /// assert_eq!(refs(page.as_ptr()), before);
     ///
     /// let data = KVec::from_elem(0u8, 8, GFP_KERNEL)?;
     /// IoSlice::new(&data).with_source(|src| {
-    ///     assert_eq!(src.get_pages::<1>(8).err(), Some(EFAULT));
-    ///     assert_eq!(src.get_pages::<0>(8).err(), Some(EINVAL));
+    ///     assert_eq!(src.get_pages::<1, _>(8, |_| ()).err(), Some(EFAULT));
+    ///     assert_eq!(src.get_pages::<0, _>(8, |_| ()).err(), Some(EINVAL));
     ///     assert_eq!(src.len(), 8);
     /// });
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
-    pub fn get_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'static, N>> {
+    pub fn get_pages<const N: usize, R>(
+        &mut self,
+        max_len: usize,
+        f: impl FnOnce(&IterPages<'_, N>) -> R,
+    ) -> Result<R> {
         let iter_type = self.iter_type();
         // SAFETY: By the type invariants the iterator is valid; it is borrowed mutably.
-        unsafe { get_pages(self.as_raw(), iter_type, max_len) }
+        let pages = unsafe { get_pages::<N>(self.as_raw(), iter_type, max_len) }?;
+        // `pages` is dropped, and its references with it, when this returns.
+        Ok(f(&pages))
     }
 
-    /// Returns the pages behind up to `max_len` bytes at the start of the iterator, at most `N`
-    /// pages, and moves the iterator past those bytes (C's `iov_iter_extract_pages()`).
+    /// Lends `f` the pages behind up to `max_len` bytes at the start of the iterator, at most
+    /// `N` pages, after moving the iterator past those bytes (C's `iov_iter_extract_pages()`).
+    /// Returns what `f` returns.
     ///
-    /// User pages are pinned, as DMA needs ([`PageHold::Pin`]); the pages of kernel memory are
-    /// not held ([`PageHold::Borrowed`]), so the result borrows that memory for `'data`. Fails
-    /// with [`EINVAL`] if `N` is 0.
+    /// User pages are pinned, as DMA needs ([`PageHold::Pin`]), until `f` returns; the pages of
+    /// kernel memory are not held ([`PageHold::Borrowed`]): the memory is the iterator's. Fails
+    /// with [`EINVAL`] if `N` is 0, without calling `f`.
     ///
     /// # Examples
     ///
@@ -404,38 +441,46 @@ impl<'data> IovIterSource<'data> {
     /// }
     /// IoSlice::new(&data).with_source(|src| {
     ///     src.advance(20);
-    ///     let pages = src.extract_pages::<2>(100)?;
-    ///     assert_eq!(pages.hold(), PageHold::Borrowed);
-    ///     assert!(!pages.is_empty() && pages.len() <= 100);
-    ///     assert_eq!(src.len(), 180 - pages.len());
-    ///
+    ///     let (len, first) = src.extract_pages::<2, _>(100, |pages| {
+    ///         assert_eq!(pages.hold(), PageHold::Borrowed);
+    ///         assert!(!pages.is_empty() && pages.len() <= 100);
+    ///         assert!(pages.offset() < PAGE_SIZE);
+    ///         // SAFETY: The page is valid while `pages` is lent; the mapping is released right
+    ///         // away.
+    ///         let first = unsafe {
+    ///             let va = kernel::bindings::kmap_local_page(pages.pages()[0]).cast::<u8>();
+    ///             let b = *va.add(pages.offset());
+    ///             kernel::bindings::kunmap_local(va.cast());
+    ///             b
+    ///         };
+    ///         (pages.len(), first)
+    ///     })?;
+    ///     assert_eq!(src.len(), 180 - len);
     ///     // The first byte in the pages is `data[20]`.
-    ///     // SAFETY: The page is valid while `pages` exists; the mapping is released right away.
-    ///     let first = unsafe {
-    ///         let va = kernel::bindings::kmap_local_page(pages.pages()[0]).cast::<u8>();
-    ///         let b = *va.add(pages.offset());
-    ///         kernel::bindings::kunmap_local(va.cast());
-    ///         b
-    ///     };
     ///     assert_eq!(first, 20);
-    ///     assert!(pages.offset() < PAGE_SIZE);
     ///     Ok::<(), Error>(())
     /// })?;
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
-    pub fn extract_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'data, N>> {
+    pub fn extract_pages<const N: usize, R>(
+        &mut self,
+        max_len: usize,
+        f: impl FnOnce(&IterPages<'_, N>) -> R,
+    ) -> Result<R> {
         let user_backed = self.is_user_backed();
         // SAFETY: By the type invariants the iterator is valid and its memory may be read for
         // `'data`; it is borrowed mutably.
-        unsafe { extract_pages(self.as_raw(), user_backed, max_len) }
+        let pages = unsafe { extract_pages::<N>(self.as_raw(), user_backed, max_len) }?;
+        // `pages` is dropped, and its pins with it, when this returns.
+        Ok(f(&pages))
     }
 }
 
 impl<'data> IovIterDest<'data> {
     /// Takes a reference on the pages behind up to `max_len` bytes at the start of the
-    /// iterator, at most `N` pages, and moves the iterator past those bytes (C's
-    /// `iov_iter_get_pages2()`); see [`IovIterSource::get_pages`].
+    /// iterator, at most `N` pages, moves the iterator past those bytes (C's
+    /// `iov_iter_get_pages2()`) and lends the pages to `f`; see [`IovIterSource::get_pages`].
     ///
     /// Over kernel memory the bytes passed are zeroed first, as [`IovIterDest::advance`] does:
     /// the pages come out as raw pointers, which safe code cannot write, and the C code that
@@ -453,8 +498,8 @@ impl<'data> IovIterDest<'data> {
     /// let mut segs = [BioVecMut::new(&mut a, 0, 100)?, BioVecMut::new(&mut b, 0, 100)?];
     /// IovIterDest::with_bvec(&mut segs, |dst| {
     ///     // One segment at a time.
-    ///     assert_eq!(dst.get_pages::<2>(usize::MAX)?.pages(), &[pa]);
-    ///     assert_eq!(dst.get_pages::<2>(usize::MAX)?.pages(), &[pb]);
+    ///     dst.get_pages::<2, _>(usize::MAX, |p| assert_eq!(p.pages(), &[pa]))?;
+    ///     dst.get_pages::<2, _>(usize::MAX, |p| assert_eq!(p.pages(), &[pb]))?;
     ///     assert!(dst.is_empty());
     ///     Ok::<(), Error>(())
     /// })?;
@@ -465,13 +510,18 @@ impl<'data> IovIterDest<'data> {
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
-    pub fn get_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'static, N>> {
+    pub fn get_pages<const N: usize, R>(
+        &mut self,
+        max_len: usize,
+        f: impl FnOnce(&IterPages<'_, N>) -> R,
+    ) -> Result<R> {
         let iter_type = self.iter_type();
         let saved = self.zero_ahead(iter_type);
         // SAFETY: By the type invariants the iterator is valid; it is borrowed mutably.
-        let pages = unsafe { get_pages(self.as_raw(), iter_type, max_len) };
+        let pages = unsafe { get_pages::<N>(self.as_raw(), iter_type, max_len) }?;
         self.zero_taken(saved, &pages);
-        pages
+        // `pages` is dropped, and its references with it, when this returns.
+        Ok(f(&pages))
     }
 
     /// For kernel memory, returns the state of the iterator before pages are taken, so that
@@ -491,9 +541,9 @@ impl<'data> IovIterDest<'data> {
     fn zero_taken<const N: usize>(
         &mut self,
         saved: Option<bindings::iov_iter>,
-        pages: &Result<IterPages<'_, N>>,
+        pages: &IterPages<'_, N>,
     ) {
-        if let (Some(saved), Ok(pages)) = (saved, pages) {
+        if let Some(saved) = saved {
             // SAFETY: `saved` is the state this iterator had before the pages were taken, with
             // the same memory, valid for `'data`; `&mut` access to it is held.
             unsafe { ptr::write(self.as_raw(), saved) };
@@ -501,15 +551,15 @@ impl<'data> IovIterDest<'data> {
         }
     }
 
-    /// Returns the pages behind up to `max_len` bytes at the start of the iterator, at most `N`
-    /// pages, and moves the iterator past those bytes (C's `iov_iter_extract_pages()`); see
-    /// [`IovIterSource::extract_pages`]. Over kernel memory the bytes passed are zeroed first,
-    /// as for [`IovIterDest::get_pages`].
+    /// Lends `f` the pages behind up to `max_len` bytes at the start of the iterator, at most
+    /// `N` pages, after moving the iterator past those bytes (C's `iov_iter_extract_pages()`);
+    /// see [`IovIterSource::extract_pages`]. Over kernel memory the bytes passed are zeroed
+    /// first, as for [`IovIterDest::get_pages`].
     ///
     /// # Examples
     ///
-    /// User memory, as a `read_iter` handler gets it: the page is pinned while the result
-    /// exists, and copies stop where the mapping ends. (In a KUnit test, `kunit_vm_mmap()`
+    /// User memory, as a `read_iter` handler gets it: the page is pinned while `f` runs, and
+    /// copies stop where the mapping ends. (In a KUnit test, `kunit_vm_mmap()`
     /// provides the user memory.)
     ///
     /// ```
@@ -543,15 +593,18 @@ impl<'data> IovIterDest<'data> {
     /// assert!(dst.is_user_backed());
     ///
     /// dst.checkpoint(|cp| {
-    ///     let pages = cp.extract_pages::<2>(16)?;
-    ///     assert_eq!(pages.hold(), PageHold::Pin);
-    ///     assert_eq!((pages.offset(), pages.len(), pages.pages().len()), (PAGE_SIZE - 8, 8, 1));
-    ///     let page = pages.pages()[0];
+    ///     let (page, pinned) = cp.extract_pages::<2, _>(16, |pages| {
+    ///         assert_eq!(pages.hold(), PageHold::Pin);
+    ///         let (offset, len, n) = (pages.offset(), pages.len(), pages.pages().len());
+    ///         assert_eq!((offset, len, n), (PAGE_SIZE - 8, 8, 1));
+    ///         let page = pages.pages()[0];
+    ///         // SAFETY: The page is pinned; `_refcount` is only read.
+    ///         (page, unsafe { (*page)._refcount.counter })
+    ///     })?;
     ///     // SAFETY: The page stays mapped in the test's mm, so it stays valid; it is only read.
-    ///     let refs = || unsafe { (*page)._refcount.counter };
-    ///     let pinned = refs();
-    ///     drop(pages);
-    ///     assert_eq!(refs(), pinned - bindings::GUP_PIN_COUNTING_BIAS as i32);
+    ///     let refs = unsafe { (*page)._refcount.counter };
+    ///     // The pin went when the closure returned.
+    ///     assert_eq!(refs, pinned - bindings::GUP_PIN_COUNTING_BIAS as i32);
     ///
     ///     // Copies are short at the hole; a `_full` copy that cannot finish is undone.
     ///     cp.revert(8)?;
@@ -582,13 +635,18 @@ impl<'data> IovIterDest<'data> {
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
-    pub fn extract_pages<const N: usize>(&mut self, max_len: usize) -> Result<IterPages<'data, N>> {
+    pub fn extract_pages<const N: usize, R>(
+        &mut self,
+        max_len: usize,
+        f: impl FnOnce(&IterPages<'_, N>) -> R,
+    ) -> Result<R> {
         let iter_type = self.iter_type();
         let saved = self.zero_ahead(iter_type);
         // SAFETY: By the type invariants the iterator is valid and its memory may be accessed
         // for `'data`; it is borrowed mutably.
-        let pages = unsafe { extract_pages(self.as_raw(), self.is_user_backed(), max_len) };
+        let pages = unsafe { extract_pages::<N>(self.as_raw(), self.is_user_backed(), max_len) }?;
         self.zero_taken(saved, &pages);
-        pages
+        // `pages` is dropped, and its pins with it, when this returns.
+        Ok(f(&pages))
     }
 }
