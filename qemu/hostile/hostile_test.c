@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <liburing.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,11 +36,17 @@
 #define HOSTILE_RELEASE_FD _IO('|', 0xa3)
 #define HOSTILE_RELEASE_FGET _IO('|', 0xa4)
 #define HOSTILE_IOCTL_GET _IO('|', 0xa5)
+#define HOSTILE_OPEN_REGISTER _IO('|', 0xa9)
+#define HOSTILE_RESET _IO('|', 0xaa)
 /* hostile-big */
 #define HOSTILE_ALLOC_KVEC _IO('|', 0xa6)
 #define HOSTILE_ALLOC_KVVEC _IO('|', 0xa7)
 #define HOSTILE_EMPTY_NAME _IO('|', 0xa8)
+#define HOSTILE_ALLOC_FLAGS _IO('|', 0xab)
+#define HOSTILE_USER_FROM_WORK _IO('|', 0xac)
 #define INIT_MODULE_PATH "/modules/rust_hostile_init.ko"
+#define WORK_MODULE_PATH "/modules/rust_hostile_work.ko"
+#define WORK_MODULE_NAME "rust_hostile_work"
 
 /* Load the module unless it is loaded; 0 or -errno. */
 static int load_module(void)
@@ -286,6 +293,8 @@ TEST(file_ref_refused_in_open)
 	int fd = open_dev(_metadata, "hostile-file-ref", O_RDONLY);
 
 	EXPECT_EQ(EBADF, ioctl(fd, HOSTILE_OPEN_GET));
+	/* Registering would wait for the misc core's lock, which open holds. */
+	EXPECT_EQ(EBUSY, ioctl(fd, HOSTILE_OPEN_REGISTER));
 	/* The same file in an ioctl is open and counted. */
 	EXPECT_EQ(0, ioctl(fd, HOSTILE_IOCTL_GET));
 	close(fd);
@@ -330,6 +339,34 @@ TEST(file_ref_release_after_exit)
 	EXPECT_EQ(EBADF, ioctl(q, HOSTILE_RELEASE_GET));
 	EXPECT_EQ(EMFILE, ioctl(q, HOSTILE_RELEASE_FD));
 	EXPECT_EQ(EBADF, ioctl(q, HOSTILE_RELEASE_FGET));
+	close(q);
+}
+
+/*
+ * A file whose last reference a kernel thread drops is released on a kernel
+ * worker (io_uring puts its registered files from one): its file table is
+ * the kernel threads', so descriptors must fail there too.
+ */
+TEST(file_ref_release_on_kworker)
+{
+	struct io_uring ring;
+	int fd, q, i, got = 1000;
+
+	q = open_dev(_metadata, "hostile-file-ref", O_RDONLY);
+	ASSERT_EQ(0, ioctl(q, HOSTILE_RESET));
+	fd = open_dev(_metadata, "hostile-file-ref", O_RDONLY);
+	ASSERT_EQ(0, io_uring_queue_init(4, &ring, 0));
+	ASSERT_EQ(0, io_uring_register_files(&ring, &fd, 1));
+	close(fd);
+	io_uring_queue_exit(&ring);
+	/* The ring's files are put from a worker, asynchronously. */
+	for (i = 0; i < 200 && got == 1000; i++) {
+		usleep(10 * 1000);
+		got = ioctl(q, HOSTILE_RELEASE_FD);
+	}
+	EXPECT_EQ(EMFILE, got);
+	EXPECT_EQ(EBADF, ioctl(q, HOSTILE_RELEASE_FGET));
+	EXPECT_EQ(EBADF, ioctl(q, HOSTILE_RELEASE_GET));
 	close(q);
 }
 
@@ -421,6 +458,37 @@ TEST(big_alloc)
 	close(fd);
 }
 
+/*
+ * Flag arithmetic gives the allocators bits C refuses for slab memory
+ * (__GFP_HIGHMEM, and every bit with !__GFP_ZERO): kmalloc would print
+ * "Unexpected gfp" and a stack dump, which fails the console scan.
+ */
+TEST(alloc_flags)
+{
+	int fd = open_dev(_metadata, "hostile-big", O_RDONLY);
+
+	EXPECT_EQ(16384 + 64, ioctl(fd, HOSTILE_ALLOC_FLAGS));
+	close(fd);
+}
+
+/*
+ * A work item reads this process's memory while the process waits for it:
+ * the kworker runs on the page tables the process left on its CPU, but
+ * has no user memory of its own, so the read must fail.
+ */
+TEST(user_memory_from_work)
+{
+	char secret[16] = "not for kworker";
+	int fd = open_dev(_metadata, "hostile-big", O_RDONLY);
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		EXPECT_EQ(-1, ioctl(fd, HOSTILE_USER_FROM_WORK, secret));
+		EXPECT_EQ(EFAULT, errno);
+	}
+	close(fd);
+}
+
 TEST(empty_device_name)
 {
 	int fd = open_dev(_metadata, "hostile-big", O_RDONLY);
@@ -481,6 +549,41 @@ TEST(open_during_failing_init)
 	EXPECT_EQ(-1, l.ret);
 	EXPECT_EQ(ENXIO, l.err);
 	EXPECT_EQ(-1, access("/dev/hostile-init", F_OK));
+}
+
+/*
+ * Releasing a file of /dev/hostile-work queues a work item that sleeps a
+ * second: the module must not unload until it has run. Its exit queues
+ * another, which the unload waits for.
+ */
+TEST(work_item_holds_module)
+{
+	struct timespec t0, t1;
+	int fd, tries;
+	long ret;
+
+	fd = open(WORK_MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, syscall(SYS_finit_module, fd, "", 0)) TH_LOG("%s", strerror(errno));
+	close(fd);
+	fd = open("/dev/hostile-work", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	close(fd);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT_EQ(-1, syscall(SYS_delete_module, WORK_MODULE_NAME, O_NONBLOCK));
+	EXPECT_EQ(EWOULDBLOCK, errno);
+	for (tries = 0; tries < 100; tries++) {
+		ret = syscall(SYS_delete_module, WORK_MODULE_NAME, O_NONBLOCK);
+		if (ret == 0 || errno != EWOULDBLOCK)
+			break;
+		usleep(50 * 1000);
+	}
+	EXPECT_EQ(0, ret) TH_LOG("delete_module: %s", strerror(errno));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* Not before the release's work item had run (it sleeps a second). */
+	EXPECT_LE(900, (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+	EXPECT_TRUE(klog_has("rust_hostile_work: the exit's work item ran"));
+	EXPECT_EQ(-1, access("/dev/hostile-work", F_OK));
 }
 
 /* The module goes away: the last tests but one. */

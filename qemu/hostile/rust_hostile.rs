@@ -20,7 +20,8 @@
 //! - `hostile-leaked`: registered at load and leaked, so nothing deregisters it when the module
 //!   goes away.
 //! - `hostile-file-ref`: `open` and `release` try to take a reference to the file they are
-//!   lent, and `release` a file descriptor and an `fget()`; ioctls report what each got.
+//!   lent, `open` to register a misc device (under the lock registering takes), and `release` a
+//!   file descriptor and an `fget()`; ioctls report what each got.
 //! - `hostile-stale-page`: `read_iter` copies freshly allocated pages it never wrote, with
 //!   `copy_page_to_iter` (at position 0) or through a `BioVec` source (elsewhere).
 //! - `hostile-big`: `write_iter` reserves room for the whole request in a `KVec` (at position 0)
@@ -43,8 +44,12 @@ use kernel::{
     miscdevice::{MiscDevice, MiscDeviceOptions, MiscDeviceRegistration},
     page::{Page, PAGE_SIZE},
     prelude::*,
+    new_condvar, new_mutex,
     seq_file::SeqFile,
     seq_print,
+    sync::Arc,
+    uaccess::{UserPtr, UserSlice},
+    workqueue,
 };
 
 module! {
@@ -65,12 +70,21 @@ const HOSTILE_RELEASE_GET: u32 = _IO('|' as u32, 0xa2);
 const HOSTILE_RELEASE_FD: u32 = _IO('|' as u32, 0xa3);
 const HOSTILE_RELEASE_FGET: u32 = _IO('|' as u32, 0xa4);
 const HOSTILE_IOCTL_GET: u32 = _IO('|' as u32, 0xa5);
+/// `hostile-file-ref`: what registering a misc device in the last `open` got; forget what
+/// `release` got.
+const HOSTILE_OPEN_REGISTER: u32 = _IO('|' as u32, 0xa9);
+const HOSTILE_RESET: u32 = _IO('|' as u32, 0xaa);
 
 /// `hostile-big`: a `KVec` (`0xa6`) or `KVVec` (`0xa7`) with room for `arg` bytes; a device
 /// named `c""` (`0xa8`).
 const HOSTILE_ALLOC_KVEC: u32 = _IO('|' as u32, 0xa6);
 const HOSTILE_ALLOC_KVVEC: u32 = _IO('|' as u32, 0xa7);
 const HOSTILE_EMPTY_NAME: u32 = _IO('|' as u32, 0xa8);
+/// `hostile-big`: allocate with flags C refuses for slab memory, made by flag arithmetic.
+const HOSTILE_ALLOC_FLAGS: u32 = _IO('|' as u32, 0xab);
+/// `hostile-big`: read 16 bytes at user address `arg` from a work item, wait for it, return
+/// how many it read.
+const HOSTILE_USER_FROM_WORK: u32 = _IO('|' as u32, 0xac);
 
 /// An outcome as the ioctls report it: 0 for success, the positive errno for a failure, and
 /// `NEVER` for a call that did not happen yet.
@@ -84,6 +98,7 @@ fn outcome<T, E: Into<Error>>(r: core::result::Result<T, E>) -> i32 {
 }
 
 static OPEN_GET: AtomicI32 = AtomicI32::new(NEVER);
+static OPEN_REGISTER: AtomicI32 = AtomicI32::new(NEVER);
 static RELEASE_GET: AtomicI32 = AtomicI32::new(NEVER);
 static RELEASE_FD: AtomicI32 = AtomicI32::new(NEVER);
 static RELEASE_FGET: AtomicI32 = AtomicI32::new(NEVER);
@@ -337,6 +352,12 @@ impl MiscDevice for FileRef {
     fn open(file: &File, _misc: &MiscDeviceRegistration<Self>) -> Result {
         // A reference to a file that is not open yet could be installed in a descriptor.
         OPEN_GET.store(outcome(file.try_get()), Ordering::Relaxed);
+        // `open` runs with the misc core's lock held, which registering takes.
+        let child = KBox::pin_init(
+            MiscDeviceRegistration::<Leaked>::register(opts(c"hostile-in-open")),
+            GFP_KERNEL,
+        );
+        OPEN_REGISTER.store(outcome(child), Ordering::Relaxed);
         Ok(())
     }
 
@@ -352,6 +373,13 @@ impl MiscDevice for FileRef {
     fn ioctl(_device: (), file: &File, cmd: u32, _arg: usize) -> Result<isize> {
         let got = match cmd {
             HOSTILE_OPEN_GET => OPEN_GET.load(Ordering::Relaxed),
+            HOSTILE_OPEN_REGISTER => OPEN_REGISTER.load(Ordering::Relaxed),
+            HOSTILE_RESET => {
+                for what in [&RELEASE_GET, &RELEASE_FD, &RELEASE_FGET] {
+                    what.store(NEVER, Ordering::Relaxed);
+                }
+                0
+            }
             HOSTILE_RELEASE_GET => RELEASE_GET.load(Ordering::Relaxed),
             HOSTILE_RELEASE_FD => RELEASE_FD.load(Ordering::Relaxed),
             HOSTILE_RELEASE_FGET => RELEASE_FGET.load(Ordering::Relaxed),
@@ -426,7 +454,37 @@ impl MiscDevice for Big {
                 KBox::pin_init(MiscDeviceRegistration::<Leaked>::register(options), GFP_KERNEL)?;
                 Err(EEXIST)
             }
+            HOSTILE_ALLOC_FLAGS => {
+                let high = KVec::<u8>::with_capacity(16384, GFP_KERNEL | __GFP_HIGHMEM)?;
+                let any = KBox::new([0u8; 64], !__GFP_ZERO)?;
+                Ok((high.capacity() + any.len()) as isize)
+            }
+            HOSTILE_USER_FROM_WORK => user_from_work(arg),
             _ => Err(ENOTTY),
         }
+    }
+}
+
+/// Reads user memory at `addr` from a work item: a kworker has no user memory of its own, but
+/// runs on the page tables of the task that ran last on its CPU, here the caller waiting for it.
+fn user_from_work(addr: usize) -> Result<isize> {
+    let done = Arc::pin_init(new_mutex!(None::<Result<usize>>), GFP_KERNEL)?;
+    let wake = Arc::pin_init(new_condvar!(), GFP_KERNEL)?;
+    let (done2, wake2) = (done.clone(), wake.clone());
+    workqueue::system().try_spawn(GFP_KERNEL, move || {
+        let mut buf = [0u8; 16];
+        let read = UserSlice::new(UserPtr::from_addr(addr), buf.len())
+            .reader()
+            .read_slice(&mut buf)
+            .map(|()| buf.len());
+        *done2.lock() = Some(read);
+        wake2.notify_all();
+    })?;
+    let mut guard = done.lock();
+    loop {
+        if let Some(read) = *guard {
+            return read.map(|n| n as isize);
+        }
+        wake.wait(&mut guard);
     }
 }

@@ -6,7 +6,8 @@
 //! The loader frees a module whose `init` fails whatever files of it are open, so a file opened
 //! in between would be left with freed code. `hostile_test.c` loads it in one thread and tries
 //! to open `/dev/hostile-init` from another while `init` waits: the open must fail (`EAGAIN`)
-//! and `init`'s error (`ENXIO`) must reach `finit_module()`.
+//! and `init`'s error (`ENXIO`) must reach `finit_module()`. Before it fails, `init` also
+//! queues a work item that sleeps half a second: the module must not be freed under it.
 
 use core::sync::atomic::{AtomicBool, Ordering};
 use kernel::{
@@ -48,6 +49,13 @@ impl kernel::Module for FailingInit {
             let _ = nap.wait_interruptible_timeout(&mut guard, msecs_to_jiffies(10));
         }
         drop(guard);
+        // A work item of this module, still running when `init` fails: the module must wait.
+        let _ = kernel::workqueue::system().try_spawn(GFP_KERNEL, move || {
+            let mut guard = lock.lock();
+            for _ in 0..50 {
+                let _ = nap.wait_interruptible_timeout(&mut guard, msecs_to_jiffies(10));
+            }
+        });
         Err(ENXIO)
     }
 }

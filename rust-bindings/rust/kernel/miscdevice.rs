@@ -46,8 +46,20 @@ use core::{
     mem::MaybeUninit,
     pin::Pin,
     ptr,
-    sync::atomic::{AtomicBool, Ordering},
+    sync::atomic::{AtomicBool, AtomicPtr, Ordering},
 };
+
+/// The task inside a Rust misc device's `open`, if any. `misc_open()` calls every `open` with the
+/// misc core's lock (`misc_mtx`) held, so there is at most one; registering a misc device takes
+/// that lock, and would wait for it forever on that task.
+static OPENING: AtomicPtr<bindings::task_struct> = AtomicPtr::new(ptr::null_mut());
+
+/// Returns whether the current task is inside a misc device's `open` (holds `misc_mtx`).
+#[inline]
+fn current_is_opening() -> bool {
+    // SAFETY: `get_current()` has no requirements.
+    OPENING.load(Ordering::Relaxed) == unsafe { bindings::get_current() }
+}
 
 /// Where an `lseek()` is relative to (C's `SEEK_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,9 +162,12 @@ pub trait MiscDevice: Sized {
     /// Opens the device: checks `file` (e.g. its [`flags`](crate::fs::file::flags)) and returns
     /// the state of this open file.
     ///
-    /// It runs with the misc core's lock (`misc_mtx`) held, which keeps the registration alive
-    /// meanwhile: it must not register or deregister a misc device (that would wait for the
-    /// lock forever).
+    /// It runs with the misc core's lock (`misc_mtx`) held, as in C, which keeps the registration
+    /// alive meanwhile and holds up every other misc device's `open` until it returns. Registering
+    /// a misc device from it fails with `EBUSY` (the registration would wait for that lock);
+    /// dropping one would wait for the lock forever, as `misc_deregister()` does in C. So does
+    /// waiting in `open` for another task (a work item) that registers or drops a misc device:
+    /// `open` must not wait for anything that takes `misc_mtx`.
     ///
     /// `file` is not open yet: nothing else may use it until `open` returns, and if `open`
     /// fails the VFS tears it down. So no reference to it can be taken
@@ -398,6 +413,9 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
     /// Registers a misc device with a dynamic minor number and `data`, which every `open` sees
     /// ([`MiscDeviceRegistration::data`]).
     ///
+    /// Fails with `EINVAL` for an empty name, and with `EBUSY` when called from a misc device's
+    /// `open`, which holds the lock registering takes.
+    ///
     /// # Examples
     ///
     /// ```
@@ -438,6 +456,10 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
             if opts.name.is_empty() {
                 // The device's kobject would be refused with a warning.
                 return Err(EINVAL);
+            }
+            if current_is_opening() {
+                // `misc_register()` would wait for the lock this task holds.
+                return Err(EBUSY);
             }
             // SAFETY: `slot` is valid for writes of a `Self`, so its fields are too; `Opaque` is
             // a transparent wrapper.
@@ -614,10 +636,15 @@ impl<T: MiscDevice> MiscdeviceVTable<T> {
             // SAFETY: Nothing else uses the file before `open` returns.
             unsafe { (*file).f_mode |= bindings::FMODE_NOWAIT };
         }
+        // `misc_mtx` is held: only this task is in an `open` until it is cleared below.
+        // SAFETY: `get_current()` has no requirements.
+        OPENING.store(unsafe { bindings::get_current() }, Ordering::Relaxed);
         // SAFETY: `file` is valid until `open` returns. It is not open yet (`FMODE_OPENED` is set
         // after this returns), which `from_raw_file` allows without a reference; nobody can have
         // reached it through `fdget_pos()` before it is open.
-        match T::open(unsafe { File::from_raw_file(file) }, reg) {
+        let opened = T::open(unsafe { File::from_raw_file(file) }, reg);
+        OPENING.store(ptr::null_mut(), Ordering::Relaxed);
+        match opened {
             Ok(device) => {
                 // SAFETY: As above; the other operations find the state here.
                 unsafe { (*file).private_data = device.into_foreign().cast_mut() };

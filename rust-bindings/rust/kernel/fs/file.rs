@@ -265,8 +265,8 @@ impl LocalFile {
     /// [`LocalFile::assume_no_fdget_pos`].
     ///
     /// Fails with [`BadFdError`] if the number is not an open file descriptor, or if the task
-    /// has no file table (any more): a `release` operation may run while an exiting task's
-    /// files are being closed, after its table is gone.
+    /// has no file table of its own: a `release` operation may run while an exiting task's
+    /// files are being closed, after its table is gone, or on a kernel worker.
     ///
     /// # Examples
     ///
@@ -278,7 +278,7 @@ impl LocalFile {
     /// ```
     #[inline]
     pub fn fget(fd: u32) -> Result<ARef<LocalFile>, BadFdError> {
-        if !current_has_file_table() {
+        if !current_has_own_file_table() {
             return Err(BadFdError);
         }
         // SAFETY: The current task has a file table; `fget()` may be called with any number, and
@@ -417,13 +417,19 @@ impl LocalFile {
 /// ```
 /// use kernel::fs::file::{flags, FileDescriptorReservation};
 ///
-/// let first = FileDescriptorReservation::get_unused_fd_flags(flags::O_CLOEXEC)?;
-/// let second = FileDescriptorReservation::get_unused_fd_flags(flags::O_CLOEXEC)?;
-/// assert_ne!(first.reserved_fd(), second.reserved_fd());
-/// drop(first);
-/// // Dropping a reservation frees its number; the other one stays reserved.
-/// let again = FileDescriptorReservation::get_unused_fd_flags(flags::O_CLOEXEC)?;
-/// assert_ne!(again.reserved_fd(), second.reserved_fd());
+/// fn reserve_two() -> Result<(u32, u32)> {
+///     let first = FileDescriptorReservation::get_unused_fd_flags(flags::O_CLOEXEC)?;
+///     let second = FileDescriptorReservation::get_unused_fd_flags(flags::O_CLOEXEC)?;
+///     assert_ne!(first.reserved_fd(), second.reserved_fd());
+///     drop(first);
+///     // Dropping a reservation frees its number; the other one stays reserved.
+///     let again = FileDescriptorReservation::get_unused_fd_flags(flags::O_CLOEXEC)?;
+///     assert_ne!(again.reserved_fd(), second.reserved_fd());
+///     Ok((again.reserved_fd(), second.reserved_fd()))
+/// }
+///
+/// // A kernel thread, such as the one running this example, has no file table of its own.
+/// assert_eq!(reserve_two().err(), Some(EMFILE));
 /// # Ok::<(), Error>(())
 /// ```
 pub struct FileDescriptorReservation {
@@ -435,11 +441,12 @@ impl FileDescriptorReservation {
     /// Reserves the lowest free file descriptor of the current task; `flags` may hold
     /// [`flags::O_CLOEXEC`].
     ///
-    /// Fails with [`EMFILE`] if the task has no file table (any more): a `release` operation
-    /// may run while an exiting task's files are being closed, after its table is gone.
+    /// Fails with [`EMFILE`] if the task has no file table of its own: a `release` operation
+    /// may run while an exiting task's files are being closed, after its table is gone, or on a
+    /// kernel worker, whose table all kernel threads share.
     #[inline]
     pub fn get_unused_fd_flags(flags: u32) -> Result<Self> {
-        if !current_has_file_table() {
+        if !current_has_own_file_table() {
             return Err(EMFILE);
         }
         // SAFETY: The current task has a file table; any flags may be passed, the C function
@@ -487,17 +494,25 @@ impl Drop for FileDescriptorReservation {
     }
 }
 
-/// Returns whether the current task has a file descriptor table.
+/// Returns whether the current task has a file descriptor table of its own: it is not a kernel
+/// thread, and it has not dropped its table.
 ///
 /// An exiting task drops its table (`exit_files()`) before the files it had open are released
 /// (`exit_task_work()` runs the deferred `fput()`s), so a `release` operation may run with
-/// `current->files` NULL; C's `fget()` and `get_unused_fd_flags()` would dereference it.
+/// `current->files` NULL, which C's `fget()` and `get_unused_fd_flags()` would dereference. And
+/// a file whose last reference a kernel thread drops is released on a kernel worker
+/// (`delayed_fput()`: user space gets there by closing a file io_uring holds, for one), whose
+/// table is the one all kernel threads share and the user-mode helpers they start inherit.
 #[inline]
-fn current_has_file_table() -> bool {
+fn current_has_own_file_table() -> bool {
     // SAFETY: `get_current()` returns the running task, which is valid while it runs. Only the
-    // task itself changes its `files` (`exit_files()`, `unshare()`), so reading it here races
-    // with nothing.
-    !unsafe { (*bindings::get_current()).files }.is_null()
+    // task itself changes its `files` (`exit_files()`, `unshare()`) and `PF_KTHREAD`, so reading
+    // them here races with nothing.
+    let (files, flags) = unsafe {
+        let task = bindings::get_current();
+        ((*task).files, (*task).flags)
+    };
+    !files.is_null() && flags & bindings::PF_KTHREAD == 0
 }
 
 /// The error of [`LocalFile::fget`]: the number is not an open file descriptor of the current
