@@ -16,7 +16,8 @@
 //! - `hostile-fdinfo`: `show_fdinfo` prints into its `SeqFile` from inside a `Display` that is
 //!   being printed into the same `SeqFile`.
 //! - `hostile-status`: `ioctl(HOSTILE_DUP_REGISTER)` registers a second device under this name,
-//!   which fails, and returns how many registration data values were dropped since load.
+//!   which fails with `EEXIST`, and returns how many registration data values were dropped
+//!   since load.
 //! - `hostile-leaked`: registered at load and leaked, so nothing deregisters it when the module
 //!   goes away.
 //! - `hostile-file-ref`: `open` and `release` try to take a reference to the file they are
@@ -44,7 +45,7 @@ use kernel::{
     miscdevice::{MiscDevice, MiscDeviceOptions, MiscDeviceRegistration},
     page::{Page, PAGE_SIZE},
     prelude::*,
-    new_condvar, new_mutex,
+    new_condvar, new_mutex, new_spinlock,
     seq_file::SeqFile,
     seq_print,
     sync::Arc,
@@ -80,11 +81,15 @@ const HOSTILE_RESET: u32 = _IO('|' as u32, 0xaa);
 const HOSTILE_ALLOC_KVEC: u32 = _IO('|' as u32, 0xa6);
 const HOSTILE_ALLOC_KVVEC: u32 = _IO('|' as u32, 0xa7);
 const HOSTILE_EMPTY_NAME: u32 = _IO('|' as u32, 0xa8);
-/// `hostile-big`: allocate with flags C refuses for slab memory, made by flag arithmetic.
+/// `hostile-big`: allocate with flags C refuses for slab memory, or the page allocator takes
+/// as an index past its tables, made by flag arithmetic.
 const HOSTILE_ALLOC_FLAGS: u32 = _IO('|' as u32, 0xab);
 /// `hostile-big`: read 16 bytes at user address `arg` from a work item, wait for it, return
 /// how many it read.
 const HOSTILE_USER_FROM_WORK: u32 = _IO('|' as u32, 0xac);
+/// `hostile-big`: under a spinlock, grow a vmalloc'ed `KVVec` and make a `VVec`, both with
+/// `GFP_ATOMIC`; return 1 for the first and 2 for the second if they succeeded.
+const HOSTILE_ALLOC_ATOMIC: u32 = _IO('|' as u32, 0xad);
 
 /// An outcome as the ioctls report it: 0 for success, the positive errno for a failure, and
 /// `NEVER` for a call that did not happen yet.
@@ -335,10 +340,12 @@ impl MiscDevice for Status {
             MiscDeviceRegistration::<Status>::register_with_data(options, Counted),
             GFP_KERNEL,
         );
-        if dup.is_ok() {
-            return Err(EINVAL);
+        match dup {
+            Ok(_) => Err(EINVAL),
+            // The misc core refuses a name it has already, before sysfs reports it.
+            Err(e) if e != EEXIST => Err(e),
+            Err(_) => Ok(DROPPED.load(Ordering::Relaxed) as isize),
         }
-        Ok(DROPPED.load(Ordering::Relaxed) as isize)
     }
 }
 
@@ -457,7 +464,18 @@ impl MiscDevice for Big {
             HOSTILE_ALLOC_FLAGS => {
                 let high = KVec::<u8>::with_capacity(16384, GFP_KERNEL | __GFP_HIGHMEM)?;
                 let any = KBox::new([0u8; 64], !__GFP_ZERO)?;
+                // `__GFP_MOVABLE | __GFP_RECLAIMABLE` among the bits: no migrate type.
+                let _page = Page::alloc_page(!__GFP_NOWARN)?;
                 Ok((high.capacity() + any.len()) as isize)
+            }
+            HOSTILE_ALLOC_ATOMIC => {
+                let lock = KBox::pin_init(new_spinlock!(()), GFP_KERNEL)?;
+                // Above what kmalloc serves: vmalloc'ed.
+                let mut big = KVVec::<u8>::with_capacity(8 << 20, GFP_KERNEL)?;
+                let _guard = lock.lock();
+                let grown = big.reserve(16 << 20, GFP_ATOMIC).is_ok();
+                let made = VVec::<u8>::with_capacity(PAGE_SIZE, GFP_ATOMIC).is_ok();
+                Ok(isize::from(grown) + 2 * isize::from(made))
             }
             HOSTILE_USER_FROM_WORK => user_from_work(arg),
             _ => Err(ENOTTY),
