@@ -15,8 +15,9 @@ const __LOG_PREFIX: &[u8] = b"hostile-prefix-without-end";
 
 mod loadable {
     use super::Prefixed;
+    use kernel::prelude::*;
 
-    kernel::module! {
+    module! {
         type: Prefixed,
         name: "rust_hostile_prefix",
         author: "Rust for Linux Contributors",
