@@ -50,6 +50,8 @@
 #define WORK_MODULE_NAME "rust_hostile_work"
 #define PREFIX_MODULE_PATH "/modules/rust_hostile_prefix.ko"
 #define PREFIX_MODULE_NAME "rust_hostile_prefix"
+#define SHADOW_MODULE_PATH "/modules/rust_hostile_shadow.ko"
+#define SHADOW_MODULE_NAME "rust_hostile_shadow"
 
 /* Load the module unless it is loaded; 0 or -errno. */
 static int load_module(void)
@@ -613,6 +615,23 @@ TEST(log_prefix_without_nul)
 	EXPECT_TRUE(klog_has("printed under a prefix without a NUL"));
 	EXPECT_FALSE(klog_has("hostile-prefix-without-end"));
 	EXPECT_EQ(0, syscall(SYS_delete_module, PREFIX_MODULE_NAME, O_NONBLOCK))
+		TH_LOG("delete_module: %s", strerror(errno));
+}
+
+/*
+ * The module's crate has a `mod kernel` where it invokes module!, whose
+ * types::Opaque::get() returns a made-up address: module! must not build
+ * THIS_MODULE from it (unloading took a general protection fault).
+ */
+TEST(module_with_kernel_shadowed)
+{
+	int fd = open(SHADOW_MODULE_PATH, O_RDONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, syscall(SYS_finit_module, fd, "", 0)) TH_LOG("%s", strerror(errno));
+	close(fd);
+	EXPECT_TRUE(klog_has("rust_hostile_shadow: THIS_MODULE forged: false"));
+	EXPECT_EQ(0, syscall(SYS_delete_module, SHADOW_MODULE_NAME, O_NONBLOCK))
 		TH_LOG("delete_module: %s", strerror(errno));
 }
 
