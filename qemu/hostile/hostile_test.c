@@ -45,6 +45,7 @@
 #define HOSTILE_ALLOC_FLAGS _IO('|', 0xab)
 #define HOSTILE_USER_FROM_WORK _IO('|', 0xac)
 #define HOSTILE_ALLOC_ATOMIC _IO('|', 0xad)
+#define HOSTILE_LONG_NAME _IO('|', 0xae)
 #define INIT_MODULE_PATH "/modules/rust_hostile_init.ko"
 #define WORK_MODULE_PATH "/modules/rust_hostile_work.ko"
 #define WORK_MODULE_NAME "rust_hostile_work"
@@ -498,6 +499,16 @@ TEST(empty_device_name)
 	int fd = open_dev(_metadata, "hostile-big", O_RDONLY);
 
 	EXPECT_EQ(-1, ioctl(fd, HOSTILE_EMPTY_NAME));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+}
+
+/* A 1000-byte name would overflow the uevent buffer ("buffer size too small"). */
+TEST(long_device_name)
+{
+	int fd = open_dev(_metadata, "hostile-big", O_RDONLY);
+
+	EXPECT_EQ(-1, ioctl(fd, HOSTILE_LONG_NAME));
 	EXPECT_EQ(EINVAL, errno);
 	close(fd);
 }

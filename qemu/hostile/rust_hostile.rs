@@ -90,6 +90,15 @@ const HOSTILE_USER_FROM_WORK: u32 = _IO('|' as u32, 0xac);
 /// `hostile-big`: under a spinlock, grow a vmalloc'ed `KVVec` and make a `VVec`, both with
 /// `GFP_ATOMIC`; return 1 for the first and 2 for the second if they succeeded.
 const HOSTILE_ALLOC_ATOMIC: u32 = _IO('|' as u32, 0xad);
+/// `hostile-big`: register a device whose name is 1000 bytes long.
+const HOSTILE_LONG_NAME: u32 = _IO('|' as u32, 0xae);
+
+/// A name longer than a file name, whose uevent would not fit its buffer.
+static LONG_NAME: [u8; 1001] = {
+    let mut name = [b'n'; 1001];
+    name[1000] = 0;
+    name
+};
 
 /// An outcome as the ioctls report it: 0 for success, the positive errno for a failure, and
 /// `NEVER` for a call that did not happen yet.
@@ -458,6 +467,12 @@ impl MiscDevice for Big {
             }
             HOSTILE_EMPTY_NAME => {
                 let options = MiscDeviceOptions { name: c"" };
+                KBox::pin_init(MiscDeviceRegistration::<Leaked>::register(options), GFP_KERNEL)?;
+                Err(EEXIST)
+            }
+            HOSTILE_LONG_NAME => {
+                let name = core::ffi::CStr::from_bytes_with_nul(&LONG_NAME).map_err(|_| EINVAL)?;
+                let options = MiscDeviceOptions { name };
                 KBox::pin_init(MiscDeviceRegistration::<Leaked>::register(options), GFP_KERNEL)?;
                 Err(EEXIST)
             }

@@ -90,11 +90,15 @@ impl Whence {
     }
 }
 
+/// The longest device name registering accepts, in bytes: a file name's (`NAME_MAX`).
+const MAX_NAME_LEN: usize = 255;
+
 /// How to register a misc device.
 #[derive(Clone, Copy)]
 pub struct MiscDeviceOptions {
     /// The name of the device, and of its node in `/dev`: a C string literal, `c"name"`. It
-    /// must not be empty: registering fails with `EINVAL` then.
+    /// must not be empty nor longer than a file name (255 bytes): registering fails with
+    /// `EINVAL` then.
     ///
     /// A `core::ffi::CStr`, as in mainline since it moved to Rust's own C string type; this
     /// field alone changes here, while the rest of 6.12 keeps `kernel::str::CStr`.
@@ -453,8 +457,9 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
         data: impl PinInit<T::RegistrationData, Error>,
     ) -> impl PinInit<Self, Error> {
         let init = move |slot: *mut Self| {
-            if opts.name.is_empty() {
-                // The device's kobject would be refused with a warning.
+            // An empty name makes the kobject core warn; a long one overflows the uevent
+            // buffer, which warns too (the name goes in twice, `DEVPATH` and `DEVNAME`).
+            if opts.name.is_empty() || opts.name.count_bytes() > MAX_NAME_LEN {
                 return Err(EINVAL);
             }
             if current_is_opening() {
