@@ -459,7 +459,7 @@ impl<T: MiscDevice> MiscDeviceRegistration<T> {
         let init = move |slot: *mut Self| {
             // An empty name makes the kobject core warn; a long one overflows the uevent
             // buffer, which warns too (the name goes in twice, `DEVPATH` and `DEVNAME`).
-            if opts.name.is_empty() || opts.name.count_bytes() > MAX_NAME_LEN {
+            if opts.name.is_empty() || opts.name.to_bytes().len() > MAX_NAME_LEN {
                 return Err(EINVAL);
             }
             if current_is_opening() {
