@@ -54,6 +54,20 @@
 #define SHADOW_MODULE_PATH "/modules/rust_hostile_shadow.ko"
 #define SHADOW_MODULE_NAME "rust_hostile_shadow"
 
+/* Load the module at @path; 0 or -errno. */
+static int insmod(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, "", 0))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 /* Load the module unless it is loaded; 0 or -errno. */
 static int load_module(void)
 {
@@ -587,10 +601,7 @@ TEST(work_item_holds_module)
 	EXPECT_EQ(EFAULT, errno);
 	close(fd);
 
-	fd = open(WORK_MODULE_PATH, O_RDONLY | O_CLOEXEC);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, syscall(SYS_finit_module, fd, "", 0)) TH_LOG("%s", strerror(errno));
-	close(fd);
+	ASSERT_EQ(0, insmod(WORK_MODULE_PATH));
 	fd = open("/dev/hostile-work", O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	close(fd);
@@ -618,11 +629,7 @@ TEST(work_item_holds_module)
  */
 TEST(log_prefix_without_nul)
 {
-	int fd = open(PREFIX_MODULE_PATH, O_RDONLY | O_CLOEXEC);
-
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, syscall(SYS_finit_module, fd, "", 0)) TH_LOG("%s", strerror(errno));
-	close(fd);
+	ASSERT_EQ(0, insmod(PREFIX_MODULE_PATH));
 	EXPECT_TRUE(klog_has("printed under a prefix without a NUL"));
 	EXPECT_FALSE(klog_has("hostile-prefix-without-end"));
 	EXPECT_EQ(0, syscall(SYS_delete_module, PREFIX_MODULE_NAME, O_NONBLOCK))
@@ -636,11 +643,7 @@ TEST(log_prefix_without_nul)
  */
 TEST(module_with_kernel_shadowed)
 {
-	int fd = open(SHADOW_MODULE_PATH, O_RDONLY | O_CLOEXEC);
-
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, syscall(SYS_finit_module, fd, "", 0)) TH_LOG("%s", strerror(errno));
-	close(fd);
+	ASSERT_EQ(0, insmod(SHADOW_MODULE_PATH));
 	EXPECT_TRUE(klog_has("rust_hostile_shadow: THIS_MODULE forged: false"));
 	EXPECT_EQ(0, syscall(SYS_delete_module, SHADOW_MODULE_NAME, O_NONBLOCK))
 		TH_LOG("delete_module: %s", strerror(errno));
