@@ -43,9 +43,9 @@ use kernel::{
     ioctl::_IO,
     iov::{BioVec, IovIterDest, IovIterSource},
     miscdevice::{MiscDevice, MiscDeviceOptions, MiscDeviceRegistration},
+    new_condvar, new_mutex, new_spinlock,
     page::{Page, PAGE_SIZE},
     prelude::*,
-    new_condvar, new_mutex, new_spinlock,
     seq_file::SeqFile,
     seq_print,
     sync::Arc,
@@ -426,7 +426,9 @@ impl MiscDevice for StalePage {
             let n = if through_bvec {
                 let segs = [BioVec::new(&page, 0, PAGE_SIZE)?];
                 let mut buf = KVec::new();
-                IovIterSource::with_bvec(&segs, |src| src.copy_from_iter_vec(&mut buf, GFP_KERNEL))?;
+                IovIterSource::with_bvec(&segs, |src| {
+                    src.copy_from_iter_vec(&mut buf, GFP_KERNEL)
+                })?;
                 iov.copy_to_iter(&buf)
             } else {
                 iov.copy_page_to_iter(&page, 0, PAGE_SIZE)?
@@ -461,19 +463,27 @@ impl MiscDevice for Big {
 
     fn ioctl(_device: (), _file: &File, cmd: u32, arg: usize) -> Result<isize> {
         match cmd {
-            HOSTILE_ALLOC_KVEC => Ok(KVec::<u8>::with_capacity(arg, GFP_KERNEL)?.capacity() as isize),
+            HOSTILE_ALLOC_KVEC => {
+                Ok(KVec::<u8>::with_capacity(arg, GFP_KERNEL)?.capacity() as isize)
+            }
             HOSTILE_ALLOC_KVVEC => {
                 Ok(KVVec::<u8>::with_capacity(arg, GFP_KERNEL)?.capacity() as isize)
             }
             HOSTILE_EMPTY_NAME => {
                 let options = MiscDeviceOptions { name: c"" };
-                KBox::pin_init(MiscDeviceRegistration::<Leaked>::register(options), GFP_KERNEL)?;
+                KBox::pin_init(
+                    MiscDeviceRegistration::<Leaked>::register(options),
+                    GFP_KERNEL,
+                )?;
                 Err(EEXIST)
             }
             HOSTILE_LONG_NAME => {
                 let name = core::ffi::CStr::from_bytes_with_nul(&LONG_NAME).map_err(|_| EINVAL)?;
                 let options = MiscDeviceOptions { name };
-                KBox::pin_init(MiscDeviceRegistration::<Leaked>::register(options), GFP_KERNEL)?;
+                KBox::pin_init(
+                    MiscDeviceRegistration::<Leaked>::register(options),
+                    GFP_KERNEL,
+                )?;
                 Err(EEXIST)
             }
             HOSTILE_ALLOC_FLAGS => {

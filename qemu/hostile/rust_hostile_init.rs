@@ -36,7 +36,10 @@ impl kernel::Module for FailingInit {
         let options = MiscDeviceOptions {
             name: c"hostile-init",
         };
-        let _reg = KBox::pin_init(MiscDeviceRegistration::<Late>::register(options), GFP_KERNEL)?;
+        let _reg = KBox::pin_init(
+            MiscDeviceRegistration::<Late>::register(options),
+            GFP_KERNEL,
+        )?;
         // Give user space three seconds to open the device, in steps of 10 ms.
         let lock = KBox::pin_init(new_mutex!(()), GFP_KERNEL)?;
         let nap = KBox::pin_init(new_condvar!(), GFP_KERNEL)?;
