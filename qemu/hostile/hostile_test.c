@@ -21,6 +21,7 @@
 #include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -447,6 +448,53 @@ TEST(big_write)
 	/* A small write still works, both ways. */
 	EXPECT_EQ(3, pwrite(fd, "abc", 3, 0));
 	EXPECT_EQ(3, pwrite(fd, "abc", 3, 1));
+	close(fd);
+}
+
+/* The guest's MemTotal in bytes, from /proc/meminfo. */
+static size_t mem_total(void)
+{
+	unsigned long kib = 0;
+	char line[128];
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %lu kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib * 1024;
+}
+
+/*
+ * A write that asks for nearly all of the guest's memory, which is less
+ * than the allocator's limits but more than is free: 1 MiB iovecs that all
+ * point at one read-only page range, so this process holds almost none of
+ * it. The reservation must fail with ENOMEM, not make the OOM killer kill
+ * a process (this one, or the shell running the tests) to serve it.
+ */
+TEST(big_write_oom)
+{
+	int fd = open_dev(_metadata, "hostile-big", O_WRONLY);
+	size_t seg = 1 << 20, n = mem_total() / seg - 1, i;
+	struct iovec *iov;
+	char *buf;
+
+	ASSERT_LT(16, n);
+	ASSERT_GE(1024, n);
+	buf = mmap(NULL, seg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	iov = calloc(n, sizeof(*iov));
+	ASSERT_NE(NULL, iov);
+	for (i = 0; i < n; i++) {
+		iov[i].iov_base = buf;
+		iov[i].iov_len = seg;
+	}
+	/* Offset 1: the device reserves in a KVVec, which may vmalloc. */
+	EXPECT_EQ(-1, pwritev(fd, iov, n, 1));
+	EXPECT_EQ(ENOMEM, errno);
+	free(iov);
+	munmap(buf, seg);
 	close(fd);
 }
 

@@ -207,14 +207,17 @@ impl<'data> IovIterSource<'data> {
     /// `write()` may ask for up to `MAX_RW_COUNT` (almost 2 GiB), so a driver that accepts any
     /// size should cap the iterator or the vector first. A failed reservation returns the
     /// allocator's error and copies nothing; it is not reported in the kernel log
-    /// (`__GFP_NOWARN`), since the size is the caller's.
+    /// (`__GFP_NOWARN`), since the size is the caller's, and it does not invoke the OOM killer
+    /// (`__GFP_RETRY_MAYFAIL`).
     #[inline]
     pub fn copy_from_iter_vec<A: Allocator>(
         &mut self,
         out: &mut Vec<u8, A>,
         flags: Flags,
     ) -> Result<usize> {
-        out.reserve(self.len(), flags | crate::alloc::flags::__GFP_NOWARN)?;
+        let user_sized =
+            crate::alloc::flags::__GFP_NOWARN | crate::alloc::flags::__GFP_RETRY_MAYFAIL;
+        out.reserve(self.len(), flags | user_sized)?;
         let n = self.copy_from_iter_raw(out.spare_capacity_mut()).len();
         // SAFETY: The `n` bytes after the length were initialised by the copy, and they are
         // within the capacity.
