@@ -205,7 +205,8 @@ $(STAMP_SERIES): $(STAMP_TREE) FORCE | patches-check
 
 apply: $(STAMP_SERIES)
 
-$(STAMP_CONFIG): $(FRAGMENT) $(STAMP_SERIES) scripts/kconfig.sh | tools
+# $(KOBJ)/.config too: a make there with other variables can rewrite it.
+$(STAMP_CONFIG): $(FRAGMENT) $(STAMP_SERIES) scripts/kconfig.sh $(wildcard $(KOBJ)/.config) | tools
 	@EXCLUDED='$(EXCLUDED)' scripts/kconfig.sh $(KSRC) $(FRAGMENT) $(KOBJ) $(KMAKE)
 	@for o in $(REQUIRED_$(VARIANT)); do \
 		grep -qx "CONFIG_$$o=y" $(KOBJ)/.config || \

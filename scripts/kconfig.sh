@@ -23,8 +23,15 @@ key=$( (git -C "$src" ls-tree -r HEAD | grep -E '(^|/)Kconfig[^/]*$|/configs/[^/
 	cat "$fragment" "$0"
 	for tool in clang ld.lld /usr/bin/rustc bindgen; do "$tool" --version 2>&1 | head -n 1; done) |
 	sha256sum | cut -d' ' -f1)
-if [ -f "$obj/.config" ] && [ "$(cat "$scratch/inputs" 2>/dev/null)" = "$key" ]; then
-	step config "unchanged (no Kconfig input changed)"
+if [ "$(cat "$scratch/inputs" 2>/dev/null)" = "$key" ]; then
+	if cmp -s "$scratch/.config" "$obj/.config"; then
+		step config "unchanged (no Kconfig input changed)"
+	else
+		# A make in OBJ with other variables (compiler, no BINDGEN) ran
+		# Kconfig again: put back the config these inputs give.
+		cp "$scratch/.config" "$obj/.config"
+		step config "restored $obj/.config (it was changed outside this Makefile)"
+	fi
 	exit 0
 fi
 rm -f "$scratch/inputs"

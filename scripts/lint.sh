@@ -6,7 +6,8 @@
 # the Rust misuse cases of scripts/rust-compile-fail/, which must not
 # compile (those of scripts/rust-compile-fail/up/ against the kernel crate
 # of a uniprocessor configuration, UPCONFIG, prepared in build/obj-up), and
-# the sample drivers built as modules. Exits 1 if any check failed.
+# the sample drivers built as external modules against the headers a kernel
+# package installs. Exits 1 if any check failed.
 #
 # Every check is reported every time, but what cannot have changed is not
 # redone: a check that passed with the same inputs passes again (checkpatch:
@@ -55,9 +56,11 @@ is_cached() {
 
 obj=
 kmake_src=
+kmake_vars=
 for arg in "$@"; do
 	case $arg in
 	O=*) obj=${arg#O=} ;;
+	*=*) kmake_src="$kmake_src $arg" kmake_vars="$kmake_vars $arg" ;;
 	*) kmake_src="$kmake_src $arg" ;;
 	esac
 done
@@ -120,7 +123,36 @@ kerneldoc() {
 # modules, with their "capacity" parameter in the module info. So must the
 # Rust examples that are not doctests (scripts/rust-examples.sh: the
 # README's, and module examples in the series' documentation). One
-# external-module build for all.
+# external-module build for all, against the headers a kernel package
+# installs (scripts/package/install-extmod-build, as "make bindeb-pkg" runs
+# it), not against the build tree: a file the headers lack fails it.
+headers=$outdir/extmod-headers
+headers_install() {
+	rm -rf "$headers"
+	"$@" run-command \
+		KBUILD_RUN_COMMAND="\$(srctree)/scripts/package/install-extmod-build $headers"
+}
+# hmake ARG...: make against the installed headers, with the kernel's variables.
+hmake() {
+	# shellcheck disable=SC2086 # the make variables
+	make -C "$headers" $kmake_vars "$@"
+}
+# An external Rust module built by another rustc than the kernel's must stop
+# and name both versions.
+rustc_differs() {
+	dir=$outdir/extmod-rustc
+	rm -rf "$dir" && mkdir -p "$dir"
+	cp "$ksrc/samples/rust/rust_iov_ramfile.rs" "$dir/"
+	echo "obj-m := rust_iov_ramfile.o" >"$dir/Kbuild"
+	printf '#!/bin/sh\necho "rustc 1.0.0 (0000000 1970-01-01)"\n' >"$dir/rustc-other"
+	chmod +x "$dir/rustc-other"
+	if hmake RUSTC="$dir/rustc-other" M="$dir" modules >"$dir/build.log" 2>&1; then
+		echo "built with another rustc"
+		return 1
+	fi
+	grep -F "the kernel was built by $(/usr/bin/rustc --version); you are using rustc 1.0.0 (0000000 1970-01-01)" \
+		"$dir/build.log" || { tail -n 20 "$dir/build.log"; return 1; }
+}
 modwork=$outdir/sample-modules
 samples="samples/iov_ramfile/c_iov_ramfile.c samples/rust/rust_iov_ramfile.rs"
 examples=$outdir/rust-examples
@@ -136,7 +168,7 @@ modules_build() {
 		objs="$objs $name.o"
 	done
 	echo "obj-m := $objs" >"$modwork/Kbuild"
-	"$@" -k M="$modwork" modules
+	headers_install "$@" && hmake -k M="$modwork" modules
 }
 example_check() {
 	[ -f "$modwork/$1.ko" ] || { grep -A12 "$1.rs" "$res/modules-build.log" | head -n 60; return 1; }
@@ -167,6 +199,10 @@ group=1
 	for name in $(cat "$res/examples"); do
 		check "example_$name" cached "module $name $example_inputs" example_check "$name"
 	done
+	if ! is_cached "extmod-rustc $example_inputs" && [ ! -d "$headers" ]; then
+		headers_install "$@" >"$res/headers.log" 2>&1 || true
+	fi
+	check extmod_rustc_differs cached "extmod-rustc $example_inputs" rustc_differs
 ) &
 
 group=2
@@ -233,5 +269,5 @@ failed=0
 } >"$out.tmp"
 mv "$out.tmp" "$out"
 failed=$(grep -c '^not ok' "$out" || true)
-step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck, rustdoc, kernel-doc, Rust compile-fail, sample modules, Rust examples)"
+step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck, rustdoc, kernel-doc, Rust compile-fail, sample modules against installed headers, Rust examples)"
 [ "$failed" = 0 ]
