@@ -29,22 +29,14 @@ fi
 root=$dir/trixie
 apt=$dir/apt
 rm -rf "$root" "$apt"
-mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs" "$root"
-echo 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main' \
-	>"$apt/sources.list"
-# A private sources list, lists and cache: the system's apt state is not used
-# or changed.
-set -- -o Dir::Etc::SourceList="$apt/sources.list" \
-	-o Dir::Etc::SourceParts=/dev/null \
-	-o Dir::State::Lists="$apt/lists" \
-	-o Dir::Cache="$apt/cache" \
-	-o Debug::NoLocking=1 -o APT::Sandbox::User=root
+mkdir -p "$apt/debs" "$root"
+trixie='trixie http://deb.debian.org/debian'
 
 step bindgen "fetching Debian 13's bindgen into $dir"
-apt-get "$@" update >"$apt/log" 2>&1 ||
+debian_apt "$apt" "$trixie" -- apt-get update >"$apt/log" 2>&1 ||
 	die "cannot fetch Debian 13's package lists (see $apt/log)." \
 		"Provide bindgen >= $min in PATH instead."
-(cd "$apt/debs" && apt-get "$@" download bindgen libc6) >>"$apt/log" 2>&1 ||
+(cd "$apt/debs" && debian_apt "$apt" "$trixie" -- apt-get download bindgen libc6) >>"$apt/log" 2>&1 ||
 	die "cannot download Debian 13's bindgen (see $apt/log)"
 for deb in "$apt/debs"/*.deb; do
 	dpkg-deb -x "$deb" "$root"

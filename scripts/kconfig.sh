@@ -21,7 +21,7 @@ scratch=$obj.kconfig
 key=$( (git -C "$src" ls-tree -r HEAD | grep -E '(^|/)Kconfig[^/]*$|/configs/[^/]*\.config$'
 	git -C "$src" rev-parse HEAD:scripts
 	cat "$fragment" "$0"
-	for tool in clang ld.lld /usr/bin/rustc bindgen; do "$tool" --version 2>&1 | head -n 1; done) |
+	for tool in clang ld.lld /usr/bin/rustc bindgen pahole; do "$tool" --version 2>&1 | head -n 1; done) |
 	sha256sum | cut -d' ' -f1)
 if [ "$(cat "$scratch/inputs" 2>/dev/null)" = "$key" ]; then
 	if cmp -s "$scratch/.config" "$obj/.config"; then
@@ -53,26 +53,10 @@ step config "tinyconfig + ${fragment##*/} + olddefconfig"
 	die "kernel configuration failed (log: $scratch/config.log)"
 }
 
-# Each "CONFIG_X=v" must be in .config as is; each "# CONFIG_X is not set"
-# must not be set. Options added by patches left out of the build (EXCLUDED:
-# their files) are not asked for.
+# Options added by patches left out of the build (EXCLUDED: their files)
+# are not asked for.
 left_out=" $(sed -n 's/^+config \([A-Za-z0-9_]*\)$/CONFIG_\1/p' ${EXCLUDED:-/dev/null} | tr '\n' ' ')"
-bad=
-while IFS= read -r line; do
-	case $line in
-	CONFIG_*=*)
-		case $left_out in *" ${line%%=*} "*) continue ;; esac
-		grep -qxF "$line" "$scratch/.config" || bad="$bad
-  wanted $line, got: $(grep -E "^(# )?${line%%=*}[= ]" "$scratch/.config" || echo 'absent')"
-		;;
-	"# CONFIG_"*" is not set")
-		opt=${line#\# }
-		opt=${opt%% *}
-		grep -q "^$opt=" "$scratch/.config" && bad="$bad
-  wanted $line, got: $(grep "^$opt=" "$scratch/.config")"
-		;;
-	esac
-done <"$fragment"
+bad=$(config_missing "$fragment" "$scratch/.config" "$left_out")
 [ -z "$bad" ] || die "Kconfig did not take these options (missing dependencies?):$bad"
 
 if cmp -s "$scratch/.config" "$obj/.config"; then

@@ -26,3 +26,53 @@ die() {
 # Our git commits (pristine tree, series, git am) must not depend on the
 # user's git configuration, e.g. commit signing that asks for a key.
 export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=commit.gpgsign GIT_CONFIG_VALUE_0=false
+
+# config_missing FRAGMENT CONFIG [SKIP]: print, one per line, each option of
+# FRAGMENT that CONFIG does not have as asked (Kconfig silently drops
+# options whose dependencies are missing): each "CONFIG_X=v" must be in
+# CONFIG as is, each "# CONFIG_X is not set" must not be set. SKIP: options
+# not asked for, " CONFIG_A CONFIG_B ".
+config_missing() {
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			case ${3:-} in *" ${line%%=*} "*) continue ;; esac
+			grep -qxF "$line" "$2" ||
+				printf '\n  wanted %s, got: %s' "$line" \
+					"$(grep -E "^(# )?${line%%=*}[= ]" "$2" || echo absent)"
+			;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			! grep -q "^$opt=" "$2" ||
+				printf '\n  wanted %s, got: %s' "$line" "$(grep "^$opt=" "$2")"
+			;;
+		esac
+	done <"$1"
+}
+
+# debian_apt DIR SOURCES-LINE... -- APT-TOOL ARGS...: apt-get or apt-cache
+# with a sources list, package lists and cache of its own under DIR, so the
+# system's apt state is neither used nor changed (no root needed to update
+# and download).
+# Each SOURCES-LINE is "SUITE URL" of Debian's main component, signed by
+# the system's Debian archive keyring.
+debian_apt() {
+	apt_dir=$1
+	shift
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+	: >"$apt_dir/sources.list"
+	while [ "$1" != -- ]; do
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${1#* } ${1%% *} main" \
+			>>"$apt_dir/sources.list"
+		shift
+	done
+	shift
+	apt_tool=$1
+	shift
+	"$apt_tool" -o Dir::Etc::SourceList="$apt_dir/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$apt_dir/lists" \
+		-o Dir::Cache="$apt_dir/cache" \
+		-o Debug::NoLocking=1 -o APT::Sandbox::User=root "$@"
+}

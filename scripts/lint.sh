@@ -7,7 +7,8 @@
 # compile (those of scripts/rust-compile-fail/up/ against the kernel crate
 # of a uniprocessor configuration, UPCONFIG, prepared in build/obj-up), and
 # the sample drivers built as external modules against the headers a kernel
-# package installs. Exits 1 if any check failed.
+# package installs, and Debian's own 6.12 configs with the series' settings
+# on top (they must keep RUST). Exits 1 if any check failed.
 #
 # Every check is reported every time, but what cannot have changed is not
 # redone: a check that passed with the same inputs passes again (checkpatch:
@@ -205,8 +206,32 @@ group=1
 	check extmod_rustc_differs cached "extmod-rustc $example_inputs" rustc_differs
 ) &
 
+# Debian's own 6.12 configs (Debian 12 and 13, fetched once) with what the
+# series needs on top, as "make deb KCONFIG=" makes them: RUST and every
+# option of scripts/deb.config must survive olddefconfig.
+debian_config() {
+	"$here/debian-config.sh" "$1" "$outdir/debian-configs/apt-$1" \
+		"$outdir/debian-configs/config-$1" &&
+		# shellcheck disable=SC2086 # the make command line, without its O=
+		"$here/deb-config.sh" "$outdir/debian-configs/config-$1" "$here/deb.config" \
+			"$ksrc" "$outdir/debian-configs/obj-$1" $kmake_src
+}
+debian_config_inputs() {
+	git -C "$ksrc" rev-parse HEAD^{tree}
+	cat "$here/deb.config" "$here/deb-config.sh" "$here/lib.sh" \
+		"$outdir/debian-configs/config-$1" 2>/dev/null
+	for tool in clang ld.lld /usr/bin/rustc bindgen; do "$tool" --version 2>&1 | head -n 1; done
+}
+
 group=2
 (
+	for release in 12 13; do
+		# Fetched first (once): the config is one of the inputs.
+		"$here/debian-config.sh" "$release" "$outdir/debian-configs/apt-$release" \
+			"$outdir/debian-configs/config-$release" >/dev/null 2>&1 || true
+		check "debian${release}_config_keeps_rust" cached \
+			"debconfig $(debian_config_inputs $release | sha256sum)" debian_config $release
+	done
 	for p in $(grep -v '^#' "$pdir/series"); do
 		check "checkpatch_${p%.patch}" cached \
 			"checkpatch $(git -C "$ksrc" rev-parse pristine) $(sha256sum <"$pdir/$p")" \
@@ -269,5 +294,5 @@ failed=0
 } >"$out.tmp"
 mv "$out.tmp" "$out"
 failed=$(grep -c '^not ok' "$out" || true)
-step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck, rustdoc, kernel-doc, Rust compile-fail, sample modules against installed headers, Rust examples)"
+step lint "$n checks, $failed failed (checkpatch --strict, rustfmtcheck, rustdoc, kernel-doc, Rust compile-fail, sample modules against installed headers, Rust examples, Debian configs)"
 [ "$failed" = 0 ]
