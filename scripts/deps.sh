@@ -1,21 +1,34 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Install the Debian 12 packages the pipeline needs, if any are missing.
+# Install the Debian packages the pipeline needs, if any are missing, on
+# Debian 12 or 13 (both ship Linux 6.12 as linux-source-6.12).
 # Usage: scripts/deps.sh LOGFILE
 set -eu
 . "$(dirname "$0")/lib.sh"
 log=$1
 
+# The Rust toolchain: Debian 12's own rustc is too old (1.63) and its
+# bindgen too (scripts/bindgen.sh); its -web packages are recent. Debian
+# 13's own are recent enough, bindgen included.
+# shellcheck disable=SC1091 # the system's
+. /etc/os-release
+case ${ID:-}-${VERSION_ID:-} in
+debian-12) rust="rustc-web rust-web-src rustfmt-web rust-web-clippy" ;;
+debian-13) rust="rustc rust-src rustfmt rust-clippy bindgen" ;;
+*) die "this pipeline runs on Debian 12 or 13, which ship Linux 6.12; this is ${PRETTY_NAME:-unknown}" ;;
+esac
+
 # See README.md "Toolchain" for why each is here.
 packages="
 	linux-source-6.12
-	rustc-web rust-web-src rustfmt-web rust-web-clippy
+	$rust
 	clang-19 lld-19 llvm-19 libclang1-19
 	make gcc libc6-dev flex bison bc libelf-dev libssl-dev python3 git xz-utils
 	python3-ply python3-git
 	qemu-system-x86 busybox-static cpio
 	gnuplot-nox
 	liburing-dev libaio-dev
+	dpkg-dev debhelper rsync kmod dwarves
 "
 
 missing=
