@@ -47,6 +47,12 @@ RAMFILE_CAPACITY = 4195304
 GUEST_ARGS += c_iov_ramfile.capacity=$(RAMFILE_CAPACITY) rust_iov_ramfile.capacity=$(RAMFILE_CAPACITY)
 # Negative: the mainline sample's tag test checks the i8 parameter parser.
 GUEST_ARGS += rust_misc_mainline.tag=-7
+# One suite, for the edit loop (make check SUITE=iov_iter_api_copy, or a
+# user program: SUITE=hostile): kunit.filter_glob and /init run only what
+# the glob matches, only that is expected, lint does not run, and nothing
+# is recorded in results/.
+SUITE ?=
+GUEST_ARGS += $(if $(SUITE),kunit.filter_glob=$(SUITE) IOV_SUITE=$(SUITE))
 # Parameters of the model-based random test, e.g. MODEL='replay=0x1234'
 # to run one world again as a failure printed it, or 'seed=0 ops=5000000'.
 MODEL ?=
@@ -91,8 +97,10 @@ TREE_LOCK = flock $(B)/.tree.lock
 
 # Debian's Rust, named explicitly: a rustup toolchain may come first in PATH.
 # CLIPPY=1 always: clippy-driver compiles like rustc and adds its lints,
-# which CONFIG_WERROR turns into errors.
-KMAKE = $(MAKE) -C $(KSRC) ARCH=x86_64 LLVM=1 CLIPPY=1 \
+# which CONFIG_WERROR turns into errors. KBUILD_BUILD_VERSION=1, as "make
+# deb" (bindeb-pkg) builds with it: otherwise the "#N" in the version
+# string changes between the two, and each relinks the kernel.
+KMAKE = $(MAKE) -C $(KSRC) ARCH=x86_64 LLVM=1 CLIPPY=1 KBUILD_BUILD_VERSION=1 \
 	RUSTC=/usr/bin/rustc HOSTRUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc \
 	RUSTFMT=/usr/bin/rustfmt CLIPPY_DRIVER=/usr/bin/clippy-driver \
 	BINDGEN=$(TOOLS)/bin/bindgen
@@ -115,7 +123,8 @@ EXCLUDED     := $(foreach g,$(EXCLUDE),$(wildcard patches/$(g)))
 LEFT_OUT     := $(if $(EXCLUDED),$(shell sed -n 's/^+.*\.name = "\([a-z0-9_]*\)",$$/\1/p' $(EXCLUDED)))
 
 .PHONY: help deps tools tree patches-check edit export apply config kernel \
-	lint-cached rustavailable tests initramfs lint qemu check clean distclean FORCE
+	lint-cached rustavailable tests initramfs lint qemu check clean distclean FORCE \
+	deb extmod
 
 help:
 	@echo 'Quick start (Debian 12, root or passwordless sudo for apt):'
@@ -137,6 +146,13 @@ help:
 	@echo '  rustavailable ask the kernel whether the Rust toolchain is usable'
 	@echo '  kernel        build the kernel in build/obj (incremental)'
 	@echo '  tests         build the user-space test programs in qemu/user-tests'
+	@echo '  deb           Debian packages of the kernel (bindeb-pkg) in build/deb:'
+	@echo '                linux-image-*, linux-headers-* (builds Rust modules);'
+	@echo '                KCONFIG=FILE: configured from FILE instead (README'
+	@echo '                "Use it on your own machine")'
+	@echo '  extmod        the out-of-tree module template built against the'
+	@echo '                headers package alone; check boots the image package'
+	@echo '  series-debian13  the series applied to Debian 13'"'"'s linux-source-6.12'
 	@echo '  initramfs     busybox + qemu/init + test programs'
 	@echo '  lint          checkpatch --strict, rustfmtcheck, rustdoc, kernel-doc,'
 	@echo '                Rust compile-fail cases, sample modules'
@@ -160,6 +176,9 @@ help:
 	@echo '  BOOT_TIMEOUT ($(BOOT_TIMEOUT))  seconds before the guest is killed'
 	@echo '  EXCLUDE ($(EXCLUDE))  patch files (globs) to leave out, e.g. "*-mm-filemap-*"'
 	@echo '  SOAK ($(SOAK))  requests in the sample devices random run'
+	@echo '  SUITE ($(SUITE))  check, qemu: run only the suites or programs this'
+	@echo '      glob matches (as kunit.filter_glob); no lint, nothing recorded'
+	@echo '  KCONFIG ($(KCONFIG))  deb: base config, e.g. /boot/config-$$(uname -r)'
 	@echo '  DEBUG ($(DEBUG))  1: the hardened kernel'
 	@echo '  RACE ($(RACE))  1: the KCSAN kernel'
 	@echo '  FAULTS ($(FAULTS))  DEBUG=1: usercopy faults per workload'
@@ -247,8 +266,43 @@ tests: kernel $(USER_TESTS)
 	@qemu/mkmodules.sh $(B)/modules$(DBG) $(B)/tests$(DBG)/modules qemu/hostile/*.rs -- \
 		$(KMAKE) O=$(KOBJ)
 
-initramfs: tests
-	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/tests$(DBG)
+# Debian packages (make deb): of the kernel check builds (build/obj, the
+# guest config), or with KCONFIG=FILE of a kernel configured from FILE and
+# what the series needs on top (scripts/deb.config) in build/obj-deb.
+KCONFIG ?=
+ifneq ($(KCONFIG)$(VARIANT),)
+ifneq ($(KCONFIG),)
+ifneq ($(VARIANT),)
+$(error KCONFIG= configures a kernel of its own: not with DEBUG=1 or RACE=1)
+endif
+endif
+endif
+DEB_OBJ  := $(if $(KCONFIG),$(B)/obj-deb,$(KOBJ))
+DEB_OUT  := $(if $(KCONFIG),$(B)/deb-kconfig,$(B)/deb$(DBG))
+
+.PHONY: deb-config
+deb-config: $(STAMP_SERIES) | tools
+	@scripts/deb-config.sh '$(KCONFIG)' scripts/deb.config $(KSRC) $(DEB_OBJ) $(KMAKE)
+
+deb: $(if $(KCONFIG),deb-config,kernel)
+	@scripts/deb.sh $(DEB_OBJ) $(DEB_OUT) $(KMAKE) -j$(JOBS)
+
+# The normal check boots the kernel of the image package and runs the
+# out-of-tree template, built against the headers package alone.
+EXTMOD := $(B)/extmod
+extmod: deb
+	@qemu/mkextmod.sh $(DEB_OUT) $(KSRC)/samples/rust/out_of_tree $(EXTMOD)
+
+BOOT_KERNEL := $(if $(VARIANT),$(BZIMAGE),$(EXTMOD)/vmlinuz)
+
+# Debian 13 ships the same linux-source-6.12: the series must apply to it
+# too (fetched, not installed; .ci/run runs this).
+.PHONY: series-debian13
+series-debian13: $(STAMP_SERIES)
+	@scripts/series-debian.sh 13 $(B)/series-debian13 patches $(KSRC)
+
+initramfs: tests $(if $(VARIANT),,extmod)
+	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/tests$(DBG) $(if $(VARIANT),,$(EXTMOD)/guest)
 
 # The lint suite checks sources, not the build: the debug run skips it.
 LINT = $(if $(DBG),true,scripts/lint.sh $(B)/lint.tap patches $(KSRC) $(UP_FRAGMENT) \
@@ -269,7 +323,7 @@ $(B)/lint.tap: $(LINT_INPUTS)
 	@rm -f $@; $(LINT) || true
 
 # The debug build has no lint of its own: it is the same series.
-LINT_STEP = $(if $(DBG),,lint-cached)
+LINT_STEP = $(if $(DBG)$(SUITE),,lint-cached)
 
 LINT_SUMMARY = . scripts/lib.sh; step lint "$$(grep -c '^ok' $(B)/lint.tap) passed, \
 	$$(grep -c '^not ok' $(B)/lint.tap) failed"
@@ -279,17 +333,17 @@ lint-cached: kernel $(B)/lint.tap
 
 RESULTS = scripts/versions.sh $(KSRC) $(KOBJ) $(TOOLS)/bin/bindgen >$(QOUT)/versions.txt && \
 	qemu/results.py --out $(QOUT) --ksrc $(KSRC) --expected $(EXPECTED) \
-		--versions $(QOUT)/versions.txt --cpus $(CPUS) $(if $(DBG),,--lint $(B)/lint.tap) \
-		$(foreach l,$(LOG_ALL) $(LOG_$(VARIANT)),--require '$(l)') \
-		$(foreach s,$(LEFT_OUT),--left-out $(s))
+		--versions $(QOUT)/versions.txt --cpus $(CPUS) $(if $(LINT_STEP),--lint $(B)/lint.tap) \
+		$(if $(SUITE),--suite '$(SUITE)',$(foreach l,$(LOG_ALL) $(LOG_$(VARIANT)),--require '$(l)')) \
+		$(foreach s,$(LEFT_OUT) $(if $(VARIANT),out_of_tree),--left-out $(s))
 
 # A passing check records its summary in results/, unless a knob changed
 # what it measures (README "Results").
-KNOBS   = EXCLUDE SOAK FAULTS SOAK_ROUNDS CPUS MODEL
+KNOBS   = EXCLUDE SOAK FAULTS SOAK_ROUNDS CPUS MODEL SUITE
 CHANGED = $(strip $(foreach v,$(KNOBS),$(if $(filter command% environment%,$(origin $(v))),$(v))))
 RECORD  = $(if $(CHANGED),,--record results/check$(DBG).txt --steps $(IOV_STEPS))
 
-BOOT = QEMU_CPUS=$(CPUS) qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS)
+BOOT = QEMU_CPUS=$(CPUS) qemu/run.sh $(BOOT_KERNEL) $(INITRAMFS) $(QOUT) $(BOOT_TIMEOUT) $(GUEST_ARGS)
 
 # qemu: lint first (a failure does not stop the boot: the results table
 # reports it), then the guest, interactive when stdin is a terminal.
