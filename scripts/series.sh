@@ -125,12 +125,14 @@ normalize() {
 	done
 }
 
-# cover_ranges PDIR: the cover letter's headings "... (patches A-B)" must
-# cover 1 to the number of patches, in order: its overview cannot go stale
-# when patches are added, dropped or moved between its groups.
+# cover_ranges PDIR: the cover letter's headings "... (patches A-B)" (or
+# "(patch A)") must cover 1 to the number of patches, in order: its
+# overview cannot go stale when patches are added, dropped or moved between
+# its groups.
 cover_ranges() {
 	n=$(grep -c '^[0-9]' "$1/series")
-	sed -n 's/^[A-Z].* (patches \([0-9]*\)-\([0-9]*\))$/\1 \2/p' "$1/0000-cover-letter.patch" |
+	sed -n -e 's/^[A-Z].* (patches \([0-9]*\)-\([0-9]*\))$/\1 \2/p' \
+		-e 's/^[A-Z].* (patch \([0-9]*\))$/\1 \1/p' "$1/0000-cover-letter.patch" |
 		awk -v n="$n" '$1 != next_ { bad = 1 } { next_ = $2 + 1 }
 			BEGIN { next_ = 1 } END { exit bad || next_ != n + 1 }' ||
 		die "the cover letter's \"(patches A-B)\" headings do not cover patches 1-$n in order"
