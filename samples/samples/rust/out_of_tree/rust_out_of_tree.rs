@@ -85,7 +85,11 @@ impl MiscDevice for OpenLog {
             let want = chunk.len().min(CAPACITY - log.len()).min(iov.len());
             // Room first: once copied, the bytes are gone from the iterator.
             if let Err(e) = log.reserve(want, GFP_KERNEL) {
-                return if written > 0 { Ok(written) } else { Err(e.into()) };
+                return if written > 0 {
+                    Ok(written)
+                } else {
+                    Err(e.into())
+                };
             }
             let n = iov.copy_from_iter(&mut chunk[..want]);
             if n == 0 {

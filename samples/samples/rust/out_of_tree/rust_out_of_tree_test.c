@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +29,16 @@
 
 static int cases, failed;
 
-/* Check COND; on failure say where and why, and fail the case. */
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		printf("# %s:%d: %s (errno %d: %s)\n", __FILE__,	\
-		       __LINE__, #cond, errno, strerror(errno));	\
-		return -1;						\
-	}								\
-} while (0)
+/* One expectation: on failure, say which and where, and return false. */
+static bool expect(bool ok, const char *what, int line)
+{
+	if (!ok)
+		printf("# %s:%d: %s (errno %d: %s)\n", __FILE__, line, what,
+		       errno, strerror(errno));
+	return ok;
+}
+
+#define EXPECT(cond) expect((cond), #cond, __LINE__)
 
 static int open_dev(void)
 {
@@ -47,87 +50,92 @@ static int open_dev(void)
 }
 
 /* Appends go to the end; reads walk the log from the file position. */
-static int append_then_read(int fd)
+static bool append_then_read(int fd)
 {
 	char buf[32] = { 0 };
+	bool ok = true;
 
-	CHECK(read(fd, buf, sizeof(buf)) == 0);
-	CHECK(write(fd, "hello", 5) == 5);
-	CHECK(write(fd, ", world", 7) == 7);
-	CHECK(read(fd, buf, sizeof(buf)) == 12);
-	CHECK(memcmp(buf, "hello, world", 12) == 0);
-	CHECK(read(fd, buf, sizeof(buf)) == 0);
-	CHECK(pread(fd, buf, 5, 7) == 5);
-	CHECK(memcmp(buf, "world", 5) == 0);
-	return 0;
+	ok &= EXPECT(read(fd, buf, sizeof(buf)) == 0);
+	ok &= EXPECT(write(fd, "hello", 5) == 5);
+	ok &= EXPECT(write(fd, ", world", 7) == 7);
+	ok &= EXPECT(read(fd, buf, sizeof(buf)) == 12);
+	ok &= EXPECT(memcmp(buf, "hello, world", 12) == 0);
+	ok &= EXPECT(read(fd, buf, sizeof(buf)) == 0);
+	ok &= EXPECT(pread(fd, buf, 5, 7) == 5);
+	ok &= EXPECT(memcmp(buf, "world", 5) == 0);
+	return ok;
 }
 
 /* readv and writev move data across their segments in order. */
-static int vectors(int fd)
+static bool vectors(int fd)
 {
 	char a[3] = "abc", b[4] = "defg", out1[2], out2[5];
 	struct iovec in[] = { { a, sizeof(a) }, { b, sizeof(b) } };
 	struct iovec out[] = { { out1, sizeof(out1) }, { out2, sizeof(out2) } };
+	bool ok = true;
 
-	CHECK(writev(fd, in, 2) == 7);
-	CHECK(readv(fd, out, 2) == 7);
-	CHECK(memcmp(out1, "ab", 2) == 0);
-	CHECK(memcmp(out2, "cdefg", 5) == 0);
-	return 0;
+	ok &= EXPECT(writev(fd, in, 2) == 7);
+	ok &= EXPECT(readv(fd, out, 2) == 7);
+	ok &= EXPECT(memcmp(out1, "ab", 2) == 0);
+	ok &= EXPECT(memcmp(out2, "cdefg", 5) == 0);
+	return ok;
 }
 
 /* A bad buffer fails with EFAULT, and a failed write leaves the log alone. */
-static int bad_buffers(int fd)
+static bool bad_buffers(int fd)
 {
 	char buf[8];
+	bool ok = true;
 
-	CHECK(write(fd, "keep", 4) == 4);
+	ok &= EXPECT(write(fd, "keep", 4) == 4);
 	errno = 0;
-	CHECK(write(fd, BAD_PTR, 16) == -1 && errno == EFAULT);
+	ok &= EXPECT(write(fd, BAD_PTR, 16) == -1 && errno == EFAULT);
 	errno = 0;
-	CHECK(pread(fd, BAD_PTR, sizeof(buf), 0) == -1 && errno == EFAULT);
-	CHECK(pread(fd, buf, sizeof(buf), 0) == 4);
-	CHECK(memcmp(buf, "keep", 4) == 0);
-	return 0;
+	ok &= EXPECT(pread(fd, BAD_PTR, sizeof(buf), 0) == -1 && errno == EFAULT);
+	ok &= EXPECT(pread(fd, buf, sizeof(buf), 0) == 4);
+	ok &= EXPECT(memcmp(buf, "keep", 4) == 0);
+	return ok;
 }
 
 /* Every open file has a log of its own. */
-static int one_log_per_open(int fd)
+static bool one_log_per_open(int fd)
 {
 	char buf[8];
 	int other = open_dev();
+	bool ok = true;
 
-	CHECK(other >= 0);
-	CHECK(write(fd, "mine", 4) == 4);
-	CHECK(read(other, buf, sizeof(buf)) == 0);
-	CHECK(close(other) == 0);
-	return 0;
+	ok &= EXPECT(other >= 0);
+	ok &= EXPECT(write(fd, "mine", 4) == 4);
+	ok &= EXPECT(read(other, buf, sizeof(buf)) == 0);
+	ok &= EXPECT(close(other) == 0);
+	return ok;
 }
 
 /* A write takes what fits; once the log is full, writes fail with ENOSPC. */
-static int capacity(int fd)
+static bool capacity(int fd)
 {
 	static char big[CAPACITY + 100];
 	static char back[CAPACITY + 100];
+	bool ok = true;
 
 	for (size_t i = 0; i < sizeof(big); i++)
 		big[i] = (char)(i * 7 + 1);
-	CHECK(write(fd, "x", 1) == 1);
-	CHECK(write(fd, big, sizeof(big)) == CAPACITY - 1);
+	ok &= EXPECT(write(fd, "x", 1) == 1);
+	ok &= EXPECT(write(fd, big, sizeof(big)) == CAPACITY - 1);
 	errno = 0;
-	CHECK(write(fd, "y", 1) == -1 && errno == ENOSPC);
-	CHECK(pread(fd, back, sizeof(back), 0) == CAPACITY);
-	CHECK(back[0] == 'x');
-	CHECK(memcmp(back + 1, big, CAPACITY - 1) == 0);
+	ok &= EXPECT(write(fd, "y", 1) == -1 && errno == ENOSPC);
+	ok &= EXPECT(pread(fd, back, sizeof(back), 0) == CAPACITY);
+	ok &= EXPECT(back[0] == 'x');
+	ok &= EXPECT(memcmp(back + 1, big, CAPACITY - 1) == 0);
 	/* An empty write is no error, full or not. */
-	CHECK(write(fd, big, 0) == 0);
-	return 0;
+	ok &= EXPECT(write(fd, big, 0) == 0);
+	return ok;
 }
 
-static void run(const char *name, int (*test)(int fd))
+static void run(const char *name, bool (*test)(int fd))
 {
 	int fd = open_dev();
-	int ok = fd >= 0 && test(fd) == 0;
+	bool ok = fd >= 0 && test(fd);
 
 	if (fd >= 0)
 		close(fd);
@@ -168,7 +176,7 @@ int main(int argc, char **argv)
 	run("capacity", capacity);
 	if (module) {
 		/* Every file is closed: the module goes, and its device with it. */
-		int ok = syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK) == 0 &&
+		bool ok = syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK) == 0 &&
 			 access(DEV, F_OK) == -1 && errno == ENOENT;
 
 		cases++;
