@@ -545,6 +545,7 @@ impl<T: MiscDevice> PinnedDrop for MiscDeviceRegistration<T> {
 
 /// Returns whether `module`'s `init` has returned successfully (`MODULE_STATE_LIVE`), or the
 /// code is built in.
+#[cfg(CONFIG_MODULES)]
 #[inline]
 fn module_is_live(module: &crate::ThisModule) -> bool {
     let module = module.as_ptr();
@@ -553,6 +554,14 @@ fn module_is_live(module: &crate::ThisModule) -> bool {
     module.is_null()
         || unsafe { (&raw const (*module).state).read_volatile() }
             == bindings::module_state_MODULE_STATE_LIVE
+}
+
+/// Without module support all code is built in: no module's `init` can fail and leave its
+/// code to be freed.
+#[cfg(not(CONFIG_MODULES))]
+#[inline]
+fn module_is_live(_module: &crate::ThisModule) -> bool {
+    true
 }
 
 /// Converts the error of a `read_iter` or `write_iter` handler to C's `ssize_t`.
