@@ -6,7 +6,7 @@
 //! finds it full fails with `ENOSPC`. Reads return the log from the file position. The log
 //! goes with the last close.
 //!
-//! It uses only mainline's API, so it builds unchanged against mainline's headers too.
+//! It uses only API that mainline has too.
 
 use kernel::fs::{File, Kiocb};
 use kernel::iov::{IovIterDest, IovIterSource};
@@ -85,17 +85,17 @@ impl MiscDevice for OpenLog {
             let want = chunk.len().min(CAPACITY - log.len()).min(iov.len());
             // Room first: once copied, the bytes are gone from the iterator.
             if let Err(e) = log.reserve(want, GFP_KERNEL) {
-                return if written > 0 {
-                    Ok(written)
-                } else {
-                    Err(e.into())
-                };
+                if written > 0 {
+                    break;
+                }
+                return Err(e.into());
             }
             let n = iov.copy_from_iter(&mut chunk[..want]);
             if n == 0 {
                 break;
             }
-            log.extend_from_slice(&chunk[..n], GFP_KERNEL)?;
+            // Cannot fail: the room is reserved.
+            log.extend_from_slice(&chunk[..n], GFP_NOWAIT)?;
             written += n;
         }
         if written == 0 && !iov.is_empty() {

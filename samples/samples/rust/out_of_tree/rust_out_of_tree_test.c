@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -24,12 +25,15 @@
 #define MODULE_NAME "rust_out_of_tree"
 /* CAPACITY in rust_out_of_tree.rs. */
 #define CAPACITY (16 * 1024)
-/* An address no test maps: user copies through it fault. */
-#define BAD_PTR ((void *)8)
+/* A page no access is allowed to: user copies through it fault. */
+static void *bad_page;
 
 static int cases, failed;
 
-/* One expectation: on failure, say which and where, and return false. */
+/*
+ * One expectation: on failure, say which and where (with errno, which
+ * explains a failed call and means nothing otherwise), and return false.
+ */
 static bool expect(bool ok, const char *what, int line)
 {
 	if (!ok)
@@ -69,7 +73,7 @@ static bool append_then_read(int fd)
 /* readv and writev move data across their segments in order. */
 static bool vectors(int fd)
 {
-	char a[3] = "abc", b[4] = "defg", out1[2], out2[5];
+	char a[] = { 'a', 'b', 'c' }, b[] = { 'd', 'e', 'f', 'g' }, out1[2], out2[5];
 	struct iovec in[] = { { a, sizeof(a) }, { b, sizeof(b) } };
 	struct iovec out[] = { { out1, sizeof(out1) }, { out2, sizeof(out2) } };
 	bool ok = true;
@@ -89,11 +93,34 @@ static bool bad_buffers(int fd)
 
 	ok &= EXPECT(write(fd, "keep", 4) == 4);
 	errno = 0;
-	ok &= EXPECT(write(fd, BAD_PTR, 16) == -1 && errno == EFAULT);
+	ok &= EXPECT(write(fd, bad_page, 16) == -1 && errno == EFAULT);
 	errno = 0;
-	ok &= EXPECT(pread(fd, BAD_PTR, sizeof(buf), 0) == -1 && errno == EFAULT);
+	ok &= EXPECT(pread(fd, bad_page, sizeof(buf), 0) == -1 && errno == EFAULT);
 	ok &= EXPECT(pread(fd, buf, sizeof(buf), 0) == 4);
 	ok &= EXPECT(memcmp(buf, "keep", 4) == 0);
+	return ok;
+}
+
+/*
+ * A fault part way through a request: the bytes before it count, and only
+ * they are kept or returned.
+ */
+static bool short_requests(int fd)
+{
+	char abc[] = { 'a', 'b', 'c' }, out[8] = { 0 };
+	struct iovec in[] = { { abc, sizeof(abc) }, { bad_page, 16 } };
+	struct iovec back[] = { { out, 2 }, { bad_page, 16 } };
+	bool ok = true;
+
+	ok &= EXPECT(writev(fd, in, 2) == 3);
+	ok &= EXPECT(pread(fd, out, sizeof(out), 0) == 3);
+	ok &= EXPECT(memcmp(out, "abc", 3) == 0);
+	memset(out, 0, sizeof(out));
+	ok &= EXPECT(readv(fd, back, 2) == 2);
+	ok &= EXPECT(memcmp(out, "ab\0", 3) == 0);
+	/* The file position moved by what was read. */
+	ok &= EXPECT(read(fd, out, sizeof(out)) == 1);
+	ok &= EXPECT(out[0] == 'c');
 	return ok;
 }
 
@@ -107,7 +134,10 @@ static bool one_log_per_open(int fd)
 	ok &= EXPECT(other >= 0);
 	ok &= EXPECT(write(fd, "mine", 4) == 4);
 	ok &= EXPECT(read(other, buf, sizeof(buf)) == 0);
+	ok &= EXPECT(write(other, "yours", 5) == 5);
 	ok &= EXPECT(close(other) == 0);
+	ok &= EXPECT(read(fd, buf, sizeof(buf)) == 4);
+	ok &= EXPECT(memcmp(buf, "mine", 4) == 0);
 	return ok;
 }
 
@@ -166,12 +196,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [rust_out_of_tree.ko]\n", argv[0]);
 		return 2;
 	}
-	printf("TAP version 13\n1..%d\n", module ? 6 : 5);
+	printf("TAP version 13\n1..%d\n", module ? 7 : 6);
+	bad_page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (bad_page == MAP_FAILED) {
+		printf("Bail out! mmap: %s\n", strerror(errno));
+		return 1;
+	}
 	if (module && load(module))
 		return 1;
 	run("append_then_read", append_then_read);
 	run("vectors", vectors);
 	run("bad_buffers", bad_buffers);
+	run("short_requests", short_requests);
 	run("one_log_per_open", one_log_per_open);
 	run("capacity", capacity);
 	if (module) {
