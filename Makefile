@@ -269,12 +269,15 @@ tests: kernel $(USER_TESTS)
 # Debian packages (make deb): of the kernel check builds (build/obj, the
 # guest config), or with KCONFIG=FILE of a kernel configured from FILE and
 # what the series needs on top (scripts/deb.config) in build/obj-deb.
+# LOCALVERSION= (set, empty): no "+" for a tree in git, the release is the
+# config's (scripts/deb.config: 6.12.y-iov).
 KCONFIG ?=
-ifneq ($(KCONFIG)$(VARIANT),)
 ifneq ($(KCONFIG),)
 ifneq ($(VARIANT),)
 $(error KCONFIG= configures a kernel of its own: not with DEBUG=1 or RACE=1)
 endif
+ifneq ($(filter-out deb deb-config,$(or $(MAKECMDGOALS),help)),)
+$(error KCONFIG= is for "make deb" (and deb-config) only: the other targets build the guest kernel)
 endif
 endif
 DEB_OBJ  := $(if $(KCONFIG),$(B)/obj-deb,$(KOBJ))
@@ -285,15 +288,19 @@ deb-config: $(STAMP_SERIES) | tools
 	@scripts/deb-config.sh '$(KCONFIG)' scripts/deb.config $(KSRC) $(DEB_OBJ) $(KMAKE)
 
 deb: $(if $(KCONFIG),deb-config,kernel)
-	@scripts/deb.sh $(DEB_OBJ) $(DEB_OUT) $(KMAKE) -j$(JOBS)
+	@scripts/deb.sh $(DEB_OBJ) $(DEB_OUT) $(KMAKE) $(if $(KCONFIG),LOCALVERSION=) -j$(JOBS)
 
 # The normal check boots the kernel of the image package and runs the
-# out-of-tree template, built against the headers package alone.
+# out-of-tree template, built against the headers package alone; not for a
+# SUITE= that does not include the template (the edit loop).
 EXTMOD := $(B)/extmod
 extmod: deb
 	@qemu/mkextmod.sh $(DEB_OUT) $(KSRC)/samples/rust/out_of_tree $(EXTMOD)
 
-BOOT_KERNEL := $(if $(VARIANT),$(BZIMAGE),$(EXTMOD)/vmlinuz)
+close_paren := )
+WITH_EXTMOD := $(if $(VARIANT),,$(if $(SUITE),$(shell case out_of_tree in $(SUITE)$(close_paren) \
+	echo 1;; esac),1))
+BOOT_KERNEL := $(if $(WITH_EXTMOD),$(EXTMOD)/vmlinuz,$(BZIMAGE))
 
 # Debian 13 ships the same linux-source-6.12: the series must apply to it
 # too (fetched, not installed; .ci/run runs this).
@@ -301,8 +308,8 @@ BOOT_KERNEL := $(if $(VARIANT),$(BZIMAGE),$(EXTMOD)/vmlinuz)
 series-debian13: $(STAMP_SERIES)
 	@scripts/series-debian.sh 13 $(B)/series-debian13 patches $(KSRC)
 
-initramfs: tests $(if $(VARIANT),,extmod)
-	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/tests$(DBG) $(if $(VARIANT),,$(EXTMOD)/guest)
+initramfs: tests $(if $(WITH_EXTMOD),extmod)
+	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/tests$(DBG) $(if $(WITH_EXTMOD),$(EXTMOD)/guest)
 
 # The lint suite checks sources, not the build: the debug run skips it.
 LINT = $(if $(DBG),true,scripts/lint.sh $(B)/lint.tap patches $(KSRC) $(UP_FRAGMENT) \

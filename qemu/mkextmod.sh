@@ -4,7 +4,8 @@
 # tree), built as a driver author builds it: against the linux-headers
 # package of DEBDIR unpacked alone (dpkg -x), in an environment with
 # nothing of this pipeline in it (no PATH to build/tools or to LLVM's
-# directory, no make variables of ours), with Debian's clang-19 and rustc.
+# directory, no make variables of ours), with Debian's clang-19 and the
+# rustc in the system's PATH.
 # A file the headers package lacks fails the build. Also unpacks the
 # linux-image package: its kernel is the one the guest boots
 # (OUT/vmlinuz). OUT/guest then holds what the guest runs: the module and
@@ -41,8 +42,7 @@ step extmod "building ${template##*/} against the headers package alone"
 userenv() {
 	env -i PATH=/usr/bin:/bin HOME="${HOME:-/root}" "$@"
 }
-userenv make -C "$out/src" KDIR="$kdir" LLVM=-19 RUSTC=/usr/bin/rustc \
-	>"$out/build.log" 2>&1 || {
+userenv make -C "$out/src" KDIR="$kdir" LLVM=-19 >"$out/build.log" 2>&1 || {
 	tail -n 30 "$out/build.log" >&2
 	die "the out-of-tree module did not build against the headers package (log: $out/build.log)"
 }

@@ -35,7 +35,10 @@ config() {
 for opt in SYSTEM_TRUSTED_KEYS SYSTEM_REVOCATION_KEYS MODULE_SIG_KEY; do
 	file=$(config --state "$opt")
 	case $file in undef | '') continue ;; esac
-	[ -f "$file" ] || [ -f "$src/$file" ] || [ -f "$obj/$file" ] || {
+	case $file in
+	/*) [ -f "$file" ] ;;
+	*) [ -f "$src/$file" ] || [ -f "$obj/$file" ] ;;
+	esac || {
 		case $opt in
 		MODULE_SIG_KEY) config --set-str "$opt" certs/signing_key.pem ;;
 		*) config --set-str "$opt" '' ;;

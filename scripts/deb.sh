@@ -23,10 +23,15 @@ for tool in dpkg-buildpackage dh_testdir rsync depmod; do
 done
 krel=$("$@" -s O="$obj" kernelrelease)
 version=$krel-1
-src=$(sed -n 's/^MAKEFLAGS += -C //p; s/^include \(.*\)\/Makefile$/\1/p' "$obj/Makefile" | head -n 1)
-key=$( (cat "$obj/.config" "$obj/arch/x86/boot/bzImage" "$obj/Module.symvers" "$0"
-	git -C "$src" rev-parse HEAD 2>/dev/null || echo "no tree at $src") | sha256sum | cut -d' ' -f1)
-if [ -f "$out/.inputs" ] && [ "$(cat "$out/.inputs")" = "$key" ]; then
+src=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$obj/Makefile")
+# inputs: what the packages are made from (after a build: before the first
+# one there is no kernel yet).
+inputs() {
+	(cat "$obj/.config" "$obj/arch/x86/boot/bzImage" "$obj/Module.symvers" "$0" 2>/dev/null
+		git -C "$src" rev-parse HEAD 2>/dev/null || echo "no tree at $src") |
+		sha256sum | cut -d' ' -f1
+}
+if [ -f "$out/.inputs" ] && [ "$(cat "$out/.inputs")" = "$(inputs)" ]; then
 	step deb "packages of $krel unchanged in $out"
 	exit 0
 fi
@@ -36,7 +41,9 @@ mkdir -p "$out.tmp"
 # Only the packages of this run: the directory next to OBJ is shared.
 rm -f "$parent"/linux-*_"$version"_*.deb "$parent"/linux-upstream_"$version"_*
 # DEB_BUILD_OPTIONS=terse: Kbuild's usual short lines, not every command.
-if ! DEB_BUILD_OPTIONS=terse "$@" O="$obj" KDEB_PKGVERSION="$version" \
+# No linux-image-*-dbg: a distribution config with DEBUG_INFO would make a
+# package of gigabytes that driver authors do not need.
+if ! DEB_BUILD_OPTIONS=terse DEB_BUILD_PROFILES=pkg.linux-upstream.nokerneldbg "$@" O="$obj" KDEB_PKGVERSION="$version" \
 	bindeb-pkg >"$log" 2>&1; then
 	grep -E -B2 -A8 'error|Error' "$log" | tail -n 40 >&2
 	rm -f "$parent"/linux-*_"$version"_*.deb "$parent"/linux-upstream_"$version"_*
@@ -44,10 +51,10 @@ if ! DEB_BUILD_OPTIONS=terse "$@" O="$obj" KDEB_PKGVERSION="$version" \
 fi
 mv "$parent"/linux-*_"$version"_*.deb "$out.tmp/"
 rm -f "$parent"/linux-upstream_"$version"_*
-echo "$key" >"$out.tmp/.inputs"
-mv "$out.tmp" "$out"
 for p in image headers; do
-	ls "$out"/linux-"$p"-"$krel"_"$version"_*.deb >/dev/null 2>&1 ||
+	ls "$out.tmp"/linux-"$p"-"$krel"_"$version"_*.deb >/dev/null 2>&1 ||
 		die "bindeb-pkg made no linux-$p-$krel package (log: $log)"
 done
+inputs >"$out.tmp/.inputs"
+mv "$out.tmp" "$out"
 step deb "$(cd "$out" && for f in *.deb; do printf '%s %s, ' "${f%%_*}" "$(du -h "$f" | cut -f1)"; done | sed 's/, $//') in $out"

@@ -28,7 +28,7 @@ packages="
 	qemu-system-x86 busybox-static cpio
 	gnuplot-nox
 	liburing-dev libaio-dev
-	dpkg-dev debhelper rsync kmod dwarves
+	dpkg-dev debhelper rsync kmod dwarves zstd debian-archive-keyring
 "
 
 missing=

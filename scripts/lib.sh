@@ -74,5 +74,7 @@ debian_apt() {
 		-o Dir::Etc::SourceParts=/dev/null \
 		-o Dir::State::Lists="$apt_dir/lists" \
 		-o Dir::Cache="$apt_dir/cache" \
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null \
+		-o APT::Architecture=amd64 -o APT::Architectures=amd64 \
 		-o Debug::NoLocking=1 -o APT::Sandbox::User=root "$@"
 }

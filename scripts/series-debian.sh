@@ -29,8 +29,10 @@ step debian$release "fetching Debian $release's linux-source-6.12 (log: $work/lo
 } >"$work/log" 2>&1 || die "cannot fetch Debian $release's linux-source-6.12 (see $work/log)"
 deb=$(ls "$work"/debs/linux-source-6.12_*.deb)
 version=$(dpkg-deb -f "$deb" Version)
-dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/linux-source-6.12.tar.*' |
+dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-6.12.tar.xz |
 	xz -d | tar -x -C "$work/tree" --strip-components=1
+[ -f "$work/tree/Makefile" ] ||
+	die "no kernel tree in $deb (expected usr/src/linux-source-6.12.tar.xz; log: $work/log)"
 rm -rf "$work/debs"
 
 # git apply as patch(1) does, to a directory that is not a repository:
