@@ -30,13 +30,11 @@ root=$dir/trixie
 apt=$dir/apt
 rm -rf "$root" "$apt"
 mkdir -p "$apt/debs" "$root"
-trixie='trixie http://deb.debian.org/debian'
-
 step bindgen "fetching Debian 13's bindgen into $dir"
-debian_apt "$apt" "$trixie" -- apt-get update >"$apt/log" 2>&1 ||
+debian_apt "$apt" trixie apt-get update >"$apt/log" 2>&1 ||
 	die "cannot fetch Debian 13's package lists (see $apt/log)." \
 		"Provide bindgen >= $min in PATH instead."
-(cd "$apt/debs" && debian_apt "$apt" "$trixie" -- apt-get download bindgen libc6) >>"$apt/log" 2>&1 ||
+(cd "$apt/debs" && debian_apt "$apt" trixie apt-get download bindgen libc6) >>"$apt/log" 2>&1 ||
 	die "cannot download Debian 13's bindgen (see $apt/log)"
 for deb in "$apt/debs"/*.deb; do
 	dpkg-deb -x "$deb" "$root"

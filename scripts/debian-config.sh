@@ -13,25 +13,16 @@ work=$(realpath -m "$2")
 out=$3
 
 [ -s "$out" ] && exit 0
-case $release in
-12) suites="bookworm bookworm-updates" ;;
-13) suites="trixie trixie-updates" ;;
-*) die "Debian $release: only 12 (bookworm) and 13 (trixie) ship Linux 6.12" ;;
-esac
-set --
-for s in $suites; do
-	set -- "$@" "$s http://deb.debian.org/debian"
-done
-set -- "$@" "${suites%% *}-security http://deb.debian.org/debian-security" --
+suite=$(debian_suite "$release") || exit 1
 rm -rf "$work"
 mkdir -p "$work/debs"
-debian_apt "$work" "$@" apt-get update >"$work/log" 2>&1 ||
+debian_apt "$work" "$suite" apt-get update >"$work/log" 2>&1 ||
 	die "cannot fetch Debian $release's package lists (see $work/log)"
-names=$(debian_apt "$work" "$@" apt-cache pkgnames linux-headers-6.12. 2>>"$work/log") ||
+names=$(debian_apt "$work" "$suite" apt-cache pkgnames linux-headers-6.12. 2>>"$work/log") ||
 	die "cannot list Debian $release's packages (see $work/log)"
 pkg=$(echo "$names" | grep -x "linux-headers-6\.12\.[0-9]*+deb$release-amd64" | sort -V | tail -n 1)
 [ -n "$pkg" ] || die "Debian $release has no linux-headers-6.12.*+deb$release-amd64 package"
-(cd "$work/debs" && debian_apt "$work" "$@" apt-get download "$pkg") >>"$work/log" 2>&1 ||
+(cd "$work/debs" && debian_apt "$work" "$suite" apt-get download "$pkg") >>"$work/log" 2>&1 ||
 	die "cannot download $pkg (see $work/log)"
 dpkg-deb -x "$work"/debs/*.deb "$work/root"
 cp "$work/root/usr/src/$pkg/.config" "$out.tmp" || die "$pkg has no .config"

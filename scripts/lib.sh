@@ -51,25 +51,32 @@ config_missing() {
 	done <"$1"
 }
 
-# debian_apt DIR SOURCES-LINE... -- APT-TOOL ARGS...: apt-get or apt-cache
-# with a sources list, package lists and cache of its own under DIR, so the
-# system's apt state is neither used nor changed (no root needed to update
-# and download).
-# Each SOURCES-LINE is "SUITE URL" of Debian's main component, signed by
-# the system's Debian archive keyring.
+# debian_suite RELEASE: the suite name of Debian RELEASE, one of those that
+# ship Linux 6.12.
+debian_suite() {
+	case $1 in
+	12) echo bookworm ;;
+	13) echo trixie ;;
+	*) die "Debian $1: only 12 (bookworm) and 13 (trixie) ship Linux 6.12" ;;
+	esac
+}
+
+# debian_apt DIR SUITE APT-TOOL ARGS...: apt-get or apt-cache over Debian's
+# SUITE, its updates and its security suites, with a sources list, package
+# lists and cache of its own under DIR, so the system's apt state is
+# neither used nor changed (no root needed to update and download). Signed
+# by the system's Debian archive keyring.
 debian_apt() {
 	apt_dir=$1
-	shift
+	apt_suite=$2
+	apt_tool=$3
+	shift 3
 	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-	: >"$apt_dir/sources.list"
-	while [ "$1" != -- ]; do
-		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${1#* } ${1%% *} main" \
-			>>"$apt_dir/sources.list"
-		shift
-	done
-	shift
-	apt_tool=$1
-	shift
+	for apt_src in "$apt_suite debian" "$apt_suite-updates debian" \
+		"$apt_suite-security debian-security"; do
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+			"http://deb.debian.org/${apt_src#* } ${apt_src%% *} main"
+	done >"$apt_dir/sources.list"
 	"$apt_tool" -o Dir::Etc::SourceList="$apt_dir/sources.list" \
 		-o Dir::Etc::SourceParts=/dev/null \
 		-o Dir::State::Lists="$apt_dir/lists" \

@@ -12,20 +12,14 @@ release=$1
 work=$(realpath -m "$2")
 pdir=$(realpath "$3")
 ksrc=$(realpath "$4")
+suite=$(debian_suite "$release") || exit 1
 
-case $release in
-12) suite=bookworm ;;
-13) suite=trixie ;;
-*) die "Debian $release: only 12 (bookworm) and 13 (trixie) ship Linux 6.12" ;;
-esac
-set -- "$suite http://deb.debian.org/debian" "$suite-updates http://deb.debian.org/debian" \
-	"$suite-security http://deb.debian.org/debian-security" --
 rm -rf "$work/debs" "$work/tree"
 mkdir -p "$work/debs" "$work/tree"
 step debian$release "fetching Debian $release's linux-source-6.12 (log: $work/log)"
 {
-	debian_apt "$work/apt" "$@" apt-get update &&
-		(cd "$work/debs" && debian_apt "$work/apt" "$@" apt-get download linux-source-6.12)
+	debian_apt "$work/apt" "$suite" apt-get update &&
+		(cd "$work/debs" && debian_apt "$work/apt" "$suite" apt-get download linux-source-6.12)
 } >"$work/log" 2>&1 || die "cannot fetch Debian $release's linux-source-6.12 (see $work/log)"
 deb=$(ls "$work"/debs/linux-source-6.12_*.deb)
 version=$(dpkg-deb -f "$deb" Version)
